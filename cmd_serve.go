@@ -1,0 +1,8 @@
+package main
+
+import "fmt"
+
+func (c *cli) runServe(args []string) int {
+	fmt.Fprintln(c.stderr, "mcpterm: not built yet")
+	return exitUsage
+}

@@ -1,0 +1,152 @@
+package sexpr
+
+import (
+	"fmt"
+	"strings"
+)
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+// String prints n canonically on one line.
+func (n *Node) String() string {
+	var b strings.Builder
+	write(&b, n)
+	return b.String()
+}
+
+// Print is n.String(), for symmetry with Parse.
+func Print(n *Node) string { return n.String() }
+
+func write(b *strings.Builder, n *Node) {
+	if n == nil {
+		b.WriteString("nil")
+		return
+	}
+	switch n.Kind {
+	case List:
+		if kws, ok := keywordUnion(n); ok {
+			for i, k := range kws {
+				if i > 0 {
+					b.WriteByte('|')
+				}
+				b.WriteByte(':')
+				b.WriteString(k)
+			}
+			return
+		}
+		b.WriteByte('(')
+		for i, it := range n.Items {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			write(b, it)
+		}
+		b.WriteByte(')')
+	case Symbol:
+		if IsSymbolText(n.Text) {
+			b.WriteString(n.Text)
+		} else {
+			writeQuoted(b, n.Text) // not representable as a symbol; degrade visibly
+		}
+	case Keyword:
+		if IsKeywordText(n.Text) {
+			b.WriteByte(':')
+			b.WriteString(n.Text)
+		} else {
+			writeQuoted(b, n.Text)
+		}
+	case String:
+		writeQuoted(b, n.Text)
+	case Number:
+		if validNumber(n.Text) {
+			b.WriteString(n.Text)
+		} else {
+			writeQuoted(b, n.Text)
+		}
+	case Nil:
+		b.WriteString("nil")
+	case Bool:
+		if n.Bool {
+			b.WriteString("true")
+		} else {
+			b.WriteString("false")
+		}
+	}
+}
+
+// keywordUnion recognises (or :a :b ...) with two or more printable keywords.
+func keywordUnion(n *Node) ([]string, bool) {
+	if len(n.Items) < 3 || !n.Items[0].IsSym("or") {
+		return nil, false
+	}
+	out := make([]string, 0, len(n.Items)-1)
+	for _, it := range n.Items[1:] {
+		if it.Kind != Keyword || !IsKeywordText(it.Text) {
+			return nil, false
+		}
+		out = append(out, it.Text)
+	}
+	return out, true
+}
+
+// Pretty prints n across lines: a list that fits in width stays on one line,
+// otherwise its head stays on the first line and each further item goes on
+// its own line, indented by two spaces per level.
+func Pretty(n *Node, width int) string {
+	var b strings.Builder
+	pretty(&b, n, width, 0)
+	return b.String()
+}
+
+func pretty(b *strings.Builder, n *Node, width, indent int) {
+	flat := n.String()
+	if n == nil || n.Kind != List || len(flat)+indent <= width || len(n.Items) < 2 {
+		b.WriteString(flat)
+		return
+	}
+	if _, ok := keywordUnion(n); ok {
+		b.WriteString(flat)
+		return
+	}
+	b.WriteByte('(')
+	pretty(b, n.Items[0], width, indent+1)
+	first := 1
+	// Keep leading atoms (a name, a short code) on the head line.
+	for first < len(n.Items) && n.Items[first].Kind != List && first < 3 {
+		b.WriteByte(' ')
+		b.WriteString(n.Items[first].String())
+		first++
+	}
+	for _, it := range n.Items[first:] {
+		b.WriteByte('\n')
+		b.WriteString(strings.Repeat(" ", indent+2))
+		pretty(b, it, width, indent+2)
+	}
+	b.WriteByte(')')
+}
+
+func writeQuoted(b *strings.Builder, s string) {
+	const hex = "0123456789abcdef"
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			b.WriteString(`\u00`)
+			b.WriteByte(hex[r>>4])
+			b.WriteByte(hex[r&0xf])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+}
