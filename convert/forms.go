@@ -1,0 +1,48 @@
+// Package convert holds the pure renderings of a tool list. Forms lists every
+// rendering by the name the CLI (--to) and the token report use, so a new form
+// shows up everywhere by being added once here.
+package convert
+
+import (
+	"github.com/mcpterm/mcpterm/convert/toolset"
+)
+
+// Form is one way of putting a tool list in front of a model.
+type Form struct {
+	Name        string // json, term, ... (the token report's key)
+	CLIName     string // the --to value: json-pretty for json_pretty
+	Description string
+	// Render returns the whole document for the set, exactly as
+	// `mcpterm convert --to CLIName` prints it.
+	Render func(set *toolset.Set) (string, error)
+}
+
+// Forms lists the renderings in report order.
+func Forms() []Form {
+	return []Form{
+		{Name: "json", CLIName: "json", Description: "model-facing baseline: [{name, description, input_schema}] minified", Render: renderJSON},
+		{Name: "json_pretty", CLIName: "json-pretty", Description: "the baseline pretty-printed with two-space indents", Render: renderJSONPretty},
+		{Name: "json_full", CLIName: "mcp", Description: "the tools/list result as the server sent it, minified", Render: renderMCP},
+	}
+}
+
+// FormByName finds a form by report name or CLI name.
+func FormByName(name string) (Form, bool) {
+	for _, f := range Forms() {
+		if f.Name == name || f.CLIName == name {
+			return f, true
+		}
+	}
+	return Form{}, false
+}
+
+func renderJSON(set *toolset.Set) (string, error) { return set.Baseline().Compact(), nil }
+
+func renderJSONPretty(set *toolset.Set) (string, error) { return set.Baseline().Pretty(), nil }
+
+func renderMCP(set *toolset.Set) (string, error) { return set.Result().Compact(), nil }
+
+// Single returns a set holding one tool of s, for per-tool counts.
+func Single(s *toolset.Set, t *toolset.Tool) *toolset.Set {
+	return &toolset.Set{Server: s.Server, Version: s.Version, Source: s.Source, Tools: []*toolset.Tool{t}}
+}
