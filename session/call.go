@@ -1,0 +1,251 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpterm/mcpterm/convert/ojson"
+)
+
+// CallRequest is one tools/call to make.
+type CallRequest struct {
+	ID        string       // the batch id, or "" for a single call
+	Tool      string       //
+	Arguments *ojson.Value // an object, or nil for no arguments
+	// Timeout is how long the call may go without an answer or a progress
+	// notification; 0 means the session's CallTimeout.
+	Timeout time.Duration
+	// OnProgress, when set, sees this call's progress notifications.
+	OnProgress func(Event)
+}
+
+// CallResult is everything known about one call, whatever happened.
+type CallResult struct {
+	Seq       uint64 // per session, in start order
+	ID        string
+	Tool      string
+	Arguments *ojson.Value
+	// Raw is the tools/call result exactly as the server sent it (nil when
+	// there was no result); Result is mcp-go's typed view of the same
+	// (content as TextContent, ImageContent, AudioContent, EmbeddedResource,
+	// ResourceLink), nil if mcp-go could not read it.
+	Raw    *ojson.Value
+	Result *mcp.CallToolResult
+	// IsError is the result's isError: the tool ran and reported failure.
+	IsError bool
+	// Err is set when there is no usable result: a JSON-RPC error, timeout,
+	// cancellation, lost connection, or a skipped batch call.
+	Err error
+	// SchemaErr is set when the tool declares an outputSchema and the
+	// result's structuredContent is missing or does not validate.
+	SchemaErr error
+	Started   time.Time
+	Duration  time.Duration
+	Progress  int // progress notifications received
+	Cancelled bool
+}
+
+// OK reports a result that is neither an error nor invalid.
+func (r *CallResult) OK() bool { return r.Err == nil && !r.IsError && r.SchemaErr == nil }
+
+// Call runs one tools/call. The call's timer restarts at every progress
+// notification; when it runs out, or ctx ends, the server is sent
+// notifications/cancelled and the result says so. The result is never nil.
+func (s *Session) Call(ctx context.Context, req CallRequest) *CallResult {
+	r := &CallResult{Seq: s.callSeq.Add(1), ID: req.ID, Tool: req.Tool, Arguments: req.Arguments, Started: time.Now()}
+	defer func() {
+		r.Duration = time.Since(r.Started)
+		if s.opts.OnCall != nil {
+			s.opts.OnCall(r)
+		}
+	}()
+	c, err := s.current()
+	if err != nil {
+		r.Err = err
+		return r
+	}
+	if req.Arguments != nil && req.Arguments.Kind != ojson.Object {
+		r.Err = fmt.Errorf("arguments for %s must be an object, not %s", req.Tool, req.Arguments.Kind)
+		return r
+	}
+
+	timeout := req.Timeout
+	if timeout <= 0 {
+		timeout = s.opts.CallTimeout
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	timer := time.AfterFunc(timeout, func() { cancel(ErrTimeout) })
+	defer timer.Stop()
+
+	token := "mcpterm-" + strconv.FormatUint(r.Seq, 10)
+	var progress atomic.Int64
+	s.pmu.Lock()
+	s.progress[token] = func(e Event) {
+		timer.Reset(timeout)
+		progress.Add(1)
+		if req.OnProgress != nil {
+			req.OnProgress(e)
+		}
+	}
+	s.pmu.Unlock()
+	defer func() {
+		s.pmu.Lock()
+		delete(s.progress, token)
+		s.pmu.Unlock()
+	}()
+
+	args := json.RawMessage("{}")
+	if req.Arguments != nil {
+		args = json.RawMessage(req.Arguments.Compact())
+	}
+	creq := mcp.CallToolRequest{}
+	creq.Params.Name = req.Tool
+	creq.Params.Arguments = args
+	creq.Params.Meta = &mcp.Meta{ProgressToken: token}
+
+	cctx, capt := withCapture(ctx)
+	res, err := c.client.CallTool(cctx, creq)
+	r.Progress = int(progress.Load())
+	raw, rpcErr, answered := capt.result()
+	if answered && rpcErr == nil && len(raw) > 0 {
+		if v, perr := ojson.Parse(raw); perr == nil {
+			r.Raw = v
+			r.IsError = v.Get("isError") != nil && v.Get("isError").Kind == ojson.Bool && v.Get("isError").Bool
+		} else if err == nil {
+			err = perr
+		}
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			r.Cancelled = true
+			s.cancelOverHTTP(c, capt)
+			if errors.Is(context.Cause(ctx), ErrTimeout) {
+				r.Err = &TimeoutError{Op: "tools/call " + req.Tool, After: timeout.String() + " without an answer or progress"}
+				return r
+			}
+			r.Err = fmt.Errorf("tools/call %s: cancelled: %w", req.Tool, context.Canceled)
+			return r
+		}
+		r.Err = s.classify(cctx, err, capt, "tools/call "+req.Tool)
+		return r
+	}
+	r.Result = res
+	r.IsError = r.IsError || res.IsError
+	if !r.IsError {
+		r.SchemaErr = s.checkOutput(ctx, req.Tool, r.Raw)
+	}
+	return r
+}
+
+// cancelOverHTTP sends notifications/cancelled where mcp-go does not: over
+// HTTP on revisions before 2026-07-28 (where closing the stream is not a
+// cancellation). mcp-go already sends it over stdio and in-process.
+func (s *Session) cancelOverHTTP(c *conn, capt *capture) {
+	if _, isHTTP := c.inner.(transport.HTTPConnection); !isHTTP || c.info.Modern {
+		return
+	}
+	id, _ := capt.requestID()
+	if id.IsNil() {
+		return
+	}
+	n := mcp.JSONRPCNotification{JSONRPC: mcp.JSONRPC_VERSION}
+	n.Method = string(mcp.MethodNotificationCancelled)
+	n.Params.AdditionalFields = map[string]any{"requestId": id, "reason": "mcpterm: call cancelled or timed out"}
+	go func() {
+		ctx, cancel := context.WithTimeout(s.ctx, 5*time.Second)
+		defer cancel()
+		_ = c.tr.SendNotification(ctx, n)
+	}()
+}
+
+// BatchOptions say how to run a batch.
+type BatchOptions struct {
+	// Concurrency is how many calls may be in flight at once; 0 or 1 runs
+	// them one after another in order.
+	Concurrency int
+	// StopOnError skips the calls not yet started once one fails (an error,
+	// isError, a timeout or an invalid structured result).
+	StopOnError bool
+}
+
+// BatchResult holds one result per request, in request order.
+type BatchResult struct {
+	Results  []*CallResult
+	Started  time.Time
+	Duration time.Duration
+}
+
+// ByID returns the result of the call with the given batch id, or nil.
+func (b *BatchResult) ByID(id string) *CallResult {
+	for _, r := range b.Results {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+// Failed counts the results that are not OK.
+func (b *BatchResult) Failed() int {
+	n := 0
+	for _, r := range b.Results {
+		if !r.OK() {
+			n++
+		}
+	}
+	return n
+}
+
+// Batch runs the calls of a batch as separate tools/call requests (MCP has
+// no JSON-RPC batching since 2025-06-18), each with its own result, timing
+// and timeout; one failure does not stop the rest unless StopOnError.
+func (s *Session) Batch(ctx context.Context, reqs []CallRequest, opts BatchOptions) *BatchResult {
+	b := &BatchResult{Results: make([]*CallResult, len(reqs)), Started: time.Now()}
+	defer func() { b.Duration = time.Since(b.Started) }()
+	n := opts.Concurrency
+	if n < 1 {
+		n = 1
+	}
+	var mu sync.Mutex
+	stopped := false
+	sem := make(chan struct{}, n)
+	var wg sync.WaitGroup
+	for i, req := range reqs {
+		sem <- struct{}{}
+		mu.Lock()
+		skip := stopped
+		mu.Unlock()
+		if skip || ctx.Err() != nil {
+			<-sem
+			why := ErrSkipped
+			if !skip {
+				why = fmt.Errorf("not run: %w", context.Cause(ctx))
+			}
+			b.Results[i] = &CallResult{ID: req.ID, Tool: req.Tool, Arguments: req.Arguments, Started: time.Now(), Err: why}
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			r := s.Call(ctx, req)
+			mu.Lock()
+			b.Results[i] = r
+			if opts.StopOnError && !r.OK() {
+				stopped = true
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return b
+}

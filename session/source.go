@@ -1,0 +1,230 @@
+package session
+
+import (
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcpterm/mcpterm/convert/toolset"
+)
+
+// SourceKind is the route to a server.
+type SourceKind string
+
+const (
+	InProcess SourceKind = "inprocess" // an mcp-go server in this process (the built-in demo)
+	Stdio     SourceKind = "stdio"     // a child process speaking JSON-RPC on stdin/stdout
+	HTTP      SourceKind = "http"      // streamable HTTP
+	SSE       SourceKind = "sse"       // the legacy HTTP+SSE transport
+	Offline   SourceKind = "offline"   // a saved tool list; no server at all
+)
+
+// Source says which server to talk to. It is plain data so the command line,
+// a config file and the UI can all build one; secrets in Env and Headers are
+// never shown by String.
+type Source struct {
+	Kind SourceKind
+	Name string // shown to the user: a config entry's name, "demo", ...
+
+	// InProcess.
+	Server *server.MCPServer
+
+	// Stdio. Env is added to the inherited environment (Options.Environ).
+	Command string
+	Args    []string
+	Env     map[string]string
+	Dir     string
+
+	// HTTP and SSE. BearerTokenEnv names an environment variable holding a
+	// token sent as "Authorization: Bearer ...", so the token itself never
+	// sits on a command line.
+	URL            string
+	Headers        map[string]string
+	BearerTokenEnv string
+
+	// Offline: a parsed tool list (Tools) or a file to load (ToolsFile).
+	Tools     *toolset.Set
+	ToolsFile string
+}
+
+// String describes the source for people: command and arguments, URL, the
+// names (not values) of extra environment variables and headers.
+func (s Source) String() string {
+	var b strings.Builder
+	switch s.Kind {
+	case InProcess:
+		b.WriteString("in-process")
+		if s.Name != "" {
+			b.WriteString(" " + s.Name)
+		}
+		return b.String()
+	case Stdio:
+		b.WriteString("stdio: " + s.Command)
+		for _, a := range s.Args {
+			b.WriteString(" " + shellQuote(a))
+		}
+		if len(s.Env) > 0 {
+			b.WriteString(" (env " + strings.Join(sortedKeys(s.Env), ", ") + ")")
+		}
+	case HTTP, SSE:
+		b.WriteString(string(s.Kind) + ": " + redactURL(s.URL))
+		keys := sortedKeys(s.Headers)
+		if s.BearerTokenEnv != "" {
+			keys = append(keys, "Authorization from $"+s.BearerTokenEnv)
+		}
+		if len(keys) > 0 {
+			b.WriteString(" (headers " + strings.Join(keys, ", ") + ")")
+		}
+	case Offline:
+		b.WriteString("offline")
+		if s.ToolsFile != "" {
+			b.WriteString(": " + s.ToolsFile)
+		}
+	default:
+		b.WriteString(string(s.Kind))
+	}
+	if s.Name != "" {
+		return s.Name + " (" + b.String() + ")"
+	}
+	return b.String()
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`;&|<>()*?[]{}!#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// redactURL hides userinfo passwords and query values, the usual places
+// for tokens in URLs.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	if _, has := u.User.Password(); has {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	if u.RawQuery != "" {
+		q := u.Query()
+		for k := range q {
+			q.Set(k, "xxxxx")
+		}
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
+
+// Options tune a session. The zero value is usable.
+type Options struct {
+	ClientName    string // sent as clientInfo.name; default "mcpterm"
+	ClientVersion string // default "dev"
+	// ProtocolVersion pins the protocol revision. Empty means the newest:
+	// 2026-07-28 through server/discover when the server speaks it, else the
+	// initialize handshake at 2025-11-25 (and whatever older revision the
+	// server answers with, down to 2024-11-05).
+	ProtocolVersion string
+	// ConnectTimeout bounds Open and Reconnect; default 30 s.
+	ConnectTimeout time.Duration
+	// DiscoverTimeout bounds the server/discover probe that tells a
+	// 2026-07-28 server from an older one; default 3 s.
+	DiscoverTimeout time.Duration
+	// CallTimeout is how long a call may go without an answer or a progress
+	// notification; default 60 s.
+	CallTimeout time.Duration
+	// Trace, when set, receives every JSON-RPC message as a JSON line.
+	Trace io.Writer
+	// MaxMessageBytes bounds one message from a stdio server; default 64 MiB.
+	MaxMessageBytes int
+	// Environ is the environment a stdio server inherits; default os.Environ().
+	Environ []string
+	// Getenv resolves BearerTokenEnv; default os.Getenv.
+	Getenv func(string) string
+	// OnCall is told about every finished call, whatever its outcome, so a
+	// history can be kept even when the server dies mid-call.
+	OnCall func(*CallResult)
+}
+
+func (o Options) withDefaults() Options {
+	if o.ClientName == "" {
+		o.ClientName = "mcpterm"
+	}
+	if o.ClientVersion == "" {
+		o.ClientVersion = "dev"
+	}
+	if o.ConnectTimeout <= 0 {
+		o.ConnectTimeout = 30 * time.Second
+	}
+	if o.DiscoverTimeout <= 0 {
+		o.DiscoverTimeout = 3 * time.Second
+	}
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = 60 * time.Second
+	}
+	if o.MaxMessageBytes <= 0 {
+		o.MaxMessageBytes = 64 << 20
+	}
+	if o.Environ == nil {
+		o.Environ = os.Environ()
+	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	return o
+}
+
+func (s Source) validate() error {
+	switch s.Kind {
+	case InProcess:
+		if s.Server == nil {
+			return fmt.Errorf("in-process source has no server")
+		}
+	case Stdio:
+		if s.Command == "" {
+			return fmt.Errorf("stdio source has no command")
+		}
+	case HTTP, SSE:
+		u, err := url.Parse(s.URL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("--url %q: want an http:// or https:// URL", s.URL)
+		}
+	case Offline:
+		if s.Tools == nil && s.ToolsFile == "" {
+			return fmt.Errorf("offline source has no tool list")
+		}
+	default:
+		return fmt.Errorf("unknown source kind %q", s.Kind)
+	}
+	return nil
+}
+
+// mergeEnv overlays extra on base (KEY=VALUE lists), later keys winning.
+func mergeEnv(base []string, extra map[string]string) []string {
+	out := make([]string, 0, len(base)+len(extra))
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, over := extra[k]; over {
+			continue
+		}
+		out = append(out, kv)
+	}
+	for _, k := range sortedKeys(extra) {
+		out = append(out, k+"="+extra[k])
+	}
+	return out
+}
