@@ -1,0 +1,97 @@
+package tokens
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Loading ranks costs a few hundred milliseconds; tests share one encoder per
+// encoding.
+var (
+	testEncMu sync.Mutex
+	testEncs  = map[string]*encoder{}
+)
+
+func testEncoder(t testing.TB, name string) *encoder {
+	t.Helper()
+	testEncMu.Lock()
+	defer testEncMu.Unlock()
+	if e, ok := testEncs[name]; ok {
+		return e
+	}
+	e, err := loadEncoder(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testEncs[name] = e
+	return e
+}
+
+// testCounter is a fresh Counter (empty cache) over the shared encoder.
+func testCounter(t testing.TB, name string, opts ...Option) *Counter {
+	t.Helper()
+	c, err := NewCounter(name, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := testEncoder(t, name)
+	c.once.Do(func() { c.enc = enc; close(c.ready) })
+	return c
+}
+
+type refText struct {
+	Name   string         `json:"name"`
+	Text   string         `json:"text"`
+	Counts map[string]int `json:"-"`
+}
+
+func loadReference(t testing.TB) []refText {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "reference_counts.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Texts []map[string]any `json:"texts"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var out []refText
+	for _, row := range doc.Texts {
+		r := refText{Name: row["name"].(string), Text: row["text"].(string), Counts: map[string]int{}}
+		for _, enc := range Encodings() {
+			r.Counts[enc] = int(row[enc].(float64))
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// corpusDir finds ../shared/corpus beside the module root, or skips.
+func corpusDir(t testing.TB) string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
+	if err != nil {
+		t.Skipf("cannot find module root: %v", err)
+	}
+	dir := filepath.Join(strings.TrimSpace(string(out)), "..", "shared", "corpus")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("shared corpus not present (%v); skipping corpus checks", err)
+	}
+	return dir
+}
+
+func corpusFiles(t testing.TB) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(corpusDir(t), "*.tools.json"))
+	if err != nil || len(files) == 0 {
+		t.Skipf("no *.tools.json in the shared corpus")
+	}
+	return files
+}
