@@ -58,6 +58,8 @@ func str(v any) string {
 	return s
 }
 
+// num reads a number whether it came off the wire (float64, json.Number) or
+// straight from an in-process server (any Go number).
 func num(v any) (float64, bool) {
 	switch x := v.(type) {
 	case float64:
@@ -65,6 +67,16 @@ func num(v any) (float64, bool) {
 	case json.Number:
 		f, err := x.Float64()
 		return f, err == nil
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case int32:
+		return float64(x), true
+	case float32:
+		return float64(x), true
+	case uint64:
+		return float64(x), true
 	}
 	return 0, false
 }
@@ -76,6 +88,10 @@ func tokenText(v any) string {
 		return x
 	case float64:
 		return strconv.FormatFloat(x, 'f', -1, 64)
+	case int:
+		return strconv.Itoa(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
 	case json.Number:
 		return x.String()
 	case nil:

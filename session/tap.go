@@ -217,4 +217,3 @@ func (t *Tap) writeTrace(m *Message, body []byte) {
 	_, _ = t.trace.Write(buf.Bytes())
 	t.traceMu.Unlock()
 }
-

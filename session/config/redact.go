@@ -2,6 +2,8 @@ package config
 
 import (
 	"net/url"
+	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/mcpterm/mcpterm/convert/safe"
@@ -15,16 +17,21 @@ var harmlessHeaders = map[string]bool{
 	"mcp-protocol-version": true, "cache-control": true,
 }
 
-// Secrets lists the values of this server that must not be shown: header
-// values, env values that are credentials by name (IsSecretName) or by shape
-// (long random tokens), the user info, credential query parameters and
-// token-like path segments of the URL, arguments that follow a credential
-// flag (--token X, --api-key=X, GITHUB_TOKEN=X) or look like tokens, and
-// whatever was substituted from credential variables. Hand them to
-// safe.NewRedactor for history, audit files and traces.
-//
-// Env values such as "production" or a directory are not listed: hiding
-// them in every tool result would garble output for no gain. Redacted and
+// harmlessEnv are variable names whose values are settings, not
+// credentials; hiding them would only garble output.
+var harmlessEnv = map[string]bool{
+	"PATH": true, "HOME": true, "NODE_ENV": true, "LOG_LEVEL": true, "DEBUG": true, "PYTHONPATH": true,
+	"NODE_OPTIONS": true, "LANG": true, "LC_ALL": true, "TZ": true, "PORT": true, "HOST": true,
+	"PYTHONUNBUFFERED": true, "NO_COLOR": true, "TERM": true, "USER": true, "SHELL": true, "TMPDIR": true,
+}
+
+// Secrets lists the values of this server that must not be shown: every env
+// value except plain settings (see envSecret), header values other than
+// Accept/Content-Type and the like, the user info, credential query
+// parameters and token-like path segments of the URL, arguments that follow
+// a credential flag (--token X, --api-key=X, GITHUB_TOKEN=X) or look like
+// tokens, and whatever was substituted from credential variables. Hand them
+// to safe.NewRedactor for history, audit files and traces. Redacted and
 // String mask every env value regardless.
 func (s Server) Secrets() []string {
 	var out []string
@@ -34,7 +41,7 @@ func (s Server) Secrets() []string {
 		}
 	}
 	for _, k := range sortedKeys(s.Env) {
-		if safe.IsSecretName(k) || tokenLike(s.Env[k]) {
+		if envSecret(k, s.Env[k]) {
 			add(s.Env[k])
 		}
 	}
@@ -59,6 +66,32 @@ func (s Server) Secrets() []string {
 		}
 	}
 	return append(out, s.secrets...)
+}
+
+// envSecret decides whether an env value is hidden in output. Configs put
+// credentials in env, so a value is secret unless its name is a known
+// setting or the value is plainly not a credential: a path, a number or a
+// boolean (filesystem servers get their root directories this way, and
+// hiding those would garble every result). A credential name wins over the
+// value's shape (GOOGLE_APPLICATION_CREDENTIALS=/path/key.json).
+func envSecret(name, value string) bool {
+	if safe.IsSecretName(name) {
+		return true
+	}
+	if harmlessEnv[strings.ToUpper(name)] {
+		return false
+	}
+	switch strings.ToLower(value) {
+	case "true", "false", "yes", "no", "on", "off":
+		return false
+	}
+	if _, err := strconv.ParseFloat(value, 64); err == nil {
+		return false
+	}
+	if filepath.IsAbs(value) || strings.HasPrefix(value, "~/") || strings.HasPrefix(value, "./") {
+		return false
+	}
+	return true
 }
 
 // argSecret reports the credential in args[i], if the argument is one:

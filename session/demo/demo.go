@@ -69,7 +69,6 @@ func newServer(opts Options) (*state, *server.MCPServer) {
 		server.WithResourceCapabilities(false, false),
 		server.WithPromptCapabilities(false),
 		server.WithLogging(),
-		server.WithInputSchemaValidation(),
 		server.WithOutputSchemaValidation(),
 		server.WithRecovery(),
 	)
@@ -174,17 +173,14 @@ func strictUnmarshal(data []byte, v any) error {
 }
 
 // result returns structured content with its JSON as the text fallback, as the
-// spec asks of tools that declare an outputSchema.
+// spec asks of tools that declare an outputSchema. The content goes out as
+// raw JSON so its keys keep the order the Go types give them.
 func result(v any) (*mcp.CallToolResult, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
-	var structured any
-	if err := json.Unmarshal(b, &structured); err != nil {
-		return nil, err
-	}
-	return mcp.NewToolResultStructured(structured, string(b)), nil
+	return mcp.NewToolResultStructured(json.RawMessage(b), string(b)), nil
 }
 
 // toolErr is a tool execution error: the model sees it and can correct itself.

@@ -81,11 +81,11 @@ func (h *harness) callCtx(ctx context.Context, name, args string) *mcp.CallToolR
 	h.t.Helper()
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
-	var a map[string]any
-	if err := json.Unmarshal([]byte(args), &a); err != nil {
-		h.t.Fatalf("bad test arguments %s: %v", args, err)
+	if !json.Valid([]byte(args)) {
+		h.t.Fatalf("bad test arguments %s", args)
 	}
-	req.Params.Arguments = a
+	// Raw JSON keeps the key order, as a real client's request would.
+	req.Params.Arguments = json.RawMessage(args)
 	res, err := h.c.CallTool(ctx, req)
 	if err != nil {
 		h.t.Fatalf("%s(%s): protocol error: %v", name, args, err)
@@ -106,20 +106,14 @@ func (h *harness) ok(name, args string, out any) *mcp.CallToolResult {
 		if res.StructuredContent == nil {
 			h.t.Fatalf("%s declares an outputSchema but returned no structuredContent", name)
 		}
-		validateOutput(h.t, tl, res.StructuredContent)
-		// The text fallback must say the same thing.
-		var fromText any
-		if err := json.Unmarshal([]byte(text(res)), &fromText); err == nil {
-			a, _ := json.Marshal(fromText)
-			b, _ := json.Marshal(res.StructuredContent)
-			if name != "data_platform_query" && !bytes.Equal(a, b) {
-				h.t.Errorf("%s: text content %s differs from structuredContent %s", name, a, b)
-			}
+		validateOutput(h.t, tl, structured(res))
+		// The text fallback says the same thing (the query renders a table).
+		if name != "data_platform_query" && text(res) != string(structured(res)) {
+			h.t.Errorf("%s: text content %s differs from structuredContent %s", name, text(res), structured(res))
 		}
 	}
 	if out != nil {
-		b, _ := json.Marshal(res.StructuredContent)
-		if err := json.Unmarshal(b, out); err != nil {
+		if err := json.Unmarshal(structured(res), out); err != nil {
 			h.t.Fatalf("%s: decoding structured content: %v", name, err)
 		}
 	}
@@ -153,6 +147,15 @@ func (h *harness) notifications(method string) []mcp.JSONRPCNotification {
 		}
 	}
 	return out
+}
+
+// structured is the structuredContent as it came over the wire.
+func structured(res *mcp.CallToolResult) []byte {
+	if len(res.RawStructuredContent) > 0 {
+		return res.RawStructuredContent
+	}
+	b, _ := json.Marshal(res.StructuredContent)
+	return b
 }
 
 func text(res *mcp.CallToolResult) string {
@@ -212,10 +215,9 @@ func compileSchema(t testing.TB, name string, raw []byte) *jsonschema.Schema {
 	return sch
 }
 
-func validateOutput(t testing.TB, tl mcp.Tool, structured any) {
+func validateOutput(t testing.TB, tl mcp.Tool, b []byte) {
 	t.Helper()
 	sch := compileSchema(t, tl.Name+".output", schemaJSON(tl, true))
-	b, _ := json.Marshal(structured)
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)

@@ -355,7 +355,8 @@ func (p *parser) operand() (*expr, error) {
 }
 
 var reserved = map[string]bool{"AND": true, "OR": true, "NOT": true, "IN": true, "IS": true, "LIKE": true,
-	"SELECT": true, "FROM": true, "WHERE": true, "ORDER": true, "BY": true, "LIMIT": true, "AS": true, "ASC": true, "DESC": true}
+	"SELECT": true, "FROM": true, "WHERE": true, "ORDER": true, "BY": true, "LIMIT": true, "AS": true, "ASC": true, "DESC": true,
+	"GROUP": true, "HAVING": true, "JOIN": true, "INNER": true, "LEFT": true, "RIGHT": true, "OUTER": true, "ON": true, "UNION": true, "OFFSET": true}
 
 func isReserved(s string) bool { return reserved[strings.ToUpper(s)] }
 

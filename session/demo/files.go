@@ -115,7 +115,7 @@ type fileReadArgs struct {
 }
 
 func (st *state) addFileTools(s *server.MCPServer) {
-	s.AddTool(tool("file_read", "Read File",
+	st.add(s, tool("file_read", "Read File",
 		"Read a file from the demo file tree. Returns UTF-8 text by default; use encoding \"base64\" for binary files. offset and limit select a byte range. The tree is read-only and has /docs, /etc, /src and /data.",
 		fileReadInput, "", hints("Read File", true, false, true)), st.fileRead)
 }

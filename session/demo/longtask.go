@@ -39,7 +39,7 @@ const longTaskOutput = `{
 }`
 
 func (st *state) addLongTask(s *server.MCPServer) {
-	s.AddTool(tool("long_task", "Long Task",
+	st.add(s, tool("long_task", "Long Task",
 		"Run a slow job of several steps. Sends a progress notification after each step when the request carries a progressToken, and stops as soon as the request is cancelled.",
 		longTaskInput, longTaskOutput, hints("Long Task", true, false, true)), st.longTask)
 }

@@ -472,7 +472,7 @@ type noteState struct {
 }
 
 func (st *state) addNoteTools(s *server.MCPServer) {
-	s.AddTool(tool("note_update", "Update Note",
+	st.add(s, tool("note_update", "Update Note",
 		"Edit a block-structured note with a list of operations: insert blocks at a position, delete a range of blocks, or retain (check) a block. Positions are block indexes. All operations apply or none do. Returns the note's new version and blocks.",
 		noteUpdateInput, noteUpdateOutput, hints("Update Note", false, true, false)), st.noteUpdate)
 }

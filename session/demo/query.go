@@ -200,7 +200,7 @@ type queryResult struct {
 }
 
 func (st *state) addQueryTools(s *server.MCPServer) {
-	s.AddTool(tool("data_platform_query", "Data Platform Query",
+	st.add(s, tool("data_platform_query", "Data Platform Query",
 		"Query the demo data platform: read one or more sources (SQL tables, a MongoDB collection, an inventory API), join them, filter and aggregate the rows, and return a table as JSON, CSV or Markdown. Read demo://catalog for the available sources and columns.",
 		queryInput, queryOutput, hints("Data Platform Query", true, false, true)), st.query)
 }

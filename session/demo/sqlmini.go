@@ -127,7 +127,7 @@ func parseSQL(src string) (*sqlQuery, error) {
 		p.next()
 	}
 	if n := p.peek(); n.kind != tokEOF {
-		if n.is("GROUP") || n.is("HAVING") || n.is("JOIN") {
+		if n.kind == tokIdent && isReserved(n.text) {
 			return nil, p.errorf(n, "%s is not supported here; use joins and agg transformations", strings.ToUpper(n.text))
 		}
 		return nil, p.errorf(n, "unexpected %s", n)

@@ -118,22 +118,22 @@ const clearCompletedOutput = `{
 }`
 
 func (st *state) addTodoTools(s *server.MCPServer) {
-	s.AddTool(tool("list_todos", "List Todos",
+	st.add(s, tool("list_todos", "List Todos",
 		"List todo items, newest last. Filter by completion status or by text in the title and description; page with limit and offset.",
 		listTodosInput, listTodosOutput, hints("List Todos", true, false, true)), st.listTodos)
-	s.AddTool(tool("get_todo", "Get Todo",
+	st.add(s, tool("get_todo", "Get Todo",
 		"Get one todo item by its id.",
 		idInput, todoOutput, hints("Get Todo", true, false, true)), st.getTodo)
-	s.AddTool(tool("create_todo", "Create Todo",
+	st.add(s, tool("create_todo", "Create Todo",
 		"Create a todo item. Returns it with its new id.",
 		createTodoInput, todoOutput, hints("Create Todo", false, false, false)), st.createTodo)
-	s.AddTool(tool("update_todo", "Update Todo",
+	st.add(s, tool("update_todo", "Update Todo",
 		"Change the title, description or completion status of a todo item. Fields left out keep their value.",
 		updateTodoInput, todoOutput, hints("Update Todo", false, true, true)), st.updateTodo)
-	s.AddTool(tool("delete_todo", "Delete Todo",
+	st.add(s, tool("delete_todo", "Delete Todo",
 		"Delete a todo item by its id. This cannot be undone.",
 		idInput, deleteTodoOutput, hints("Delete Todo", false, true, true)), st.deleteTodo)
-	s.AddTool(tool("clear_completed", "Clear Completed Todos",
+	st.add(s, tool("clear_completed", "Clear Completed Todos",
 		"Delete every completed todo item. Returns how many were deleted.",
 		`{"type": "object", "properties": {}, "additionalProperties": false}`,
 		clearCompletedOutput, hints("Clear Completed Todos", false, true, true)), st.clearCompleted)

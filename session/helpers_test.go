@@ -1,0 +1,111 @@
+package session
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/session/internal/testserver"
+)
+
+// The test binary doubles as every stdio server the tests need: run with
+// MCPTERM_TEST_SERVER=mode it serves that mode on stdin/stdout instead of
+// running tests. This keeps fault servers real processes without building
+// anything.
+const serverModeEnv = "MCPTERM_TEST_SERVER"
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(serverModeEnv); mode != "" {
+		serveMode(mode)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func serveMode(mode string) {
+	switch mode {
+	case "mcpgo":
+		_ = server.ServeStdio(testserver.New(&testserver.Recorder{}, 0, 0))
+	case "mcpgo-1000":
+		_ = server.ServeStdio(testserver.New(&testserver.Recorder{}, 1000, 100))
+	default:
+		if !serveExtraMode(mode) {
+			testserver.RunFault(mode, os.Stdin, os.Stdout, os.Stderr)
+		}
+	}
+}
+
+// stdioSource runs this test binary as a server in the given mode.
+func stdioSource(t testing.TB, mode string) Source {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Source{Kind: Stdio, Name: mode, Command: exe, Args: []string{"-test.run=^$"},
+		Env: map[string]string{serverModeEnv: mode}}
+}
+
+func inProcess(rec *testserver.Recorder) Source {
+	return Source{Kind: InProcess, Name: "test", Server: testserver.New(rec, 0, 0)}
+}
+
+func ctxT(t testing.TB, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func open(t testing.TB, src Source, opts Options) *Session {
+	t.Helper()
+	s, err := Open(ctxT(t, 20*time.Second), src, opts)
+	if err != nil {
+		t.Fatalf("Open(%s): %v", src, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func obj(t testing.TB, src string) *ojson.Value {
+	t.Helper()
+	v, err := ojson.Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// resultText joins the text content of a raw result.
+func resultText(r *CallResult) string {
+	if r.Raw == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, c := range r.Raw.Get("content").Items {
+		b.WriteString(c.Get("text").StringOr(""))
+	}
+	return b.String()
+}
+
+// waitFor polls cond until it holds or the deadline passes.
+func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func writeFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
