@@ -110,9 +110,9 @@ func TestNoteUpdateErrors(t *testing.T) {
 	// The tagged-union decoders give clear errors on their own too (for
 	// servers run without schema validation).
 	for src, want := range map[string]string{
-		`{"type": "move", "pos": 0}`:                 `unknown op type "move"`,
-		`{"pos": 0}`:                                 `missing "type"`,
-		`{"type": "delete", "pos": 0}`:               "delete needs pos and len",
+		`{"type": "move", "pos": 0}`:                  `unknown op type "move"`,
+		`{"pos": 0}`:                                  `missing "type"`,
+		`{"type": "delete", "pos": 0}`:                "delete needs pos and len",
 		`{"type": "retain", "pos": 0, "extra": true}`: `unknown field "extra"`,
 		`[1]`: "want an object",
 	} {
@@ -123,7 +123,7 @@ func TestNoteUpdateErrors(t *testing.T) {
 	}
 	for src, want := range map[string]string{
 		`{"type": "heading", "level": 9, "content": []}`: "level must be 1-6",
-		`{"type": "video"}`:                              `unknown block type "video"`,
+		`{"type": "video"}`: `unknown block type "video"`,
 	} {
 		var b Block
 		if err := json.Unmarshal([]byte(src), &b); err == nil || !strings.Contains(err.Error(), want) {

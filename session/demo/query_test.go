@@ -10,12 +10,12 @@ import (
 )
 
 type qres struct {
-	QID       string  `json:"qid"`
+	QID       string   `json:"qid"`
 	Columns   []string `json:"columns"`
-	Rows      [][]any `json:"rows"`
-	RowCount  int     `json:"rowCount"`
-	TotalRows int     `json:"totalRows"`
-	Truncated bool    `json:"truncated"`
+	Rows      [][]any  `json:"rows"`
+	RowCount  int      `json:"rowCount"`
+	TotalRows int      `json:"totalRows"`
+	Truncated bool     `json:"truncated"`
 	Sources   []struct {
 		Alias    string `json:"alias"`
 		Type     string `json:"type"`
