@@ -24,6 +24,7 @@ func Forms() []Form {
 		{Name: "json", CLIName: "json", Description: "model-facing baseline: [{name, description, input_schema}] minified", Render: renderJSON},
 		{Name: "json_pretty", CLIName: "json-pretty", Description: "the baseline pretty-printed with two-space indents", Render: renderJSONPretty},
 		{Name: "json_full", CLIName: "mcp", Description: "the tools/list result as the server sent it, minified", Render: renderMCP},
+		{Name: "floor", CLIName: "floor", Description: "the floor: names, descriptions, property names, enum values and types joined by single spaces", Render: renderFloor},
 		{Name: "aql_single", CLIName: "aql-single", Description: "MCP-AQL single mode: one mcp_aql tool, operations listed by name, details via introspect", Render: func(s *toolset.Set) (string, error) { return aql.RenderSingle(s, nil) }},
 		{Name: "aql_semantic", CLIName: "aql-semantic", Description: "MCP-AQL semantic mode: mcp_aql_create|read|update|delete|execute, details via introspect", Render: func(s *toolset.Set) (string, error) { return aql.RenderSemantic(s, nil) }},
 	}
