@@ -85,8 +85,11 @@ func checkValue(v *ojson.Value) *Error {
 
 // depth counts nesting levels, stopping early once past the limit.
 func depth(v *ojson.Value, level int) int {
-	if v == nil || level > MaxDepth || v.Kind != ojson.Object && v.Kind != ojson.Array {
+	if v == nil || v.Kind != ojson.Object && v.Kind != ojson.Array {
 		return level - 1
+	}
+	if level > MaxDepth {
+		return level
 	}
 	best := level
 	for _, it := range v.Items {

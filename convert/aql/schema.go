@@ -441,6 +441,15 @@ func (b *walker) info(name string, s *ojson.Value, required bool, depth int) *oj
 		}
 		o.Set("prefixItems", arr)
 	}
+	if len(branches) > 1 && enumValues(res, branches) == nil {
+		// A real union: each branch on its own, not their merged fields.
+		vs := ojson.NewArray()
+		for _, br := range branches {
+			vs.Items = append(vs.Items, b.info("", br, false, depth+1))
+		}
+		o.Set("variants", vs)
+		return o
+	}
 	sh := b.objectShape(res)
 	if len(sh.props) > 0 {
 		fields := ojson.NewArray()
@@ -456,13 +465,6 @@ func (b *walker) info(name string, s *ojson.Value, required bool, depth int) *oj
 		case ap.Kind == ojson.Object || ap.Kind == ojson.Bool && ap.Bool:
 			o.Set("additionalProperties", ojson.NewBool(true))
 		}
-	}
-	if len(branches) > 1 && enumValues(res, branches) == nil && len(sh.props) == 0 {
-		vs := ojson.NewArray()
-		for _, br := range branches {
-			vs.Items = append(vs.Items, b.info("", br, false, depth+1))
-		}
-		o.Set("variants", vs)
 	}
 	if isTrue(boolOf(res.Get("writeOnly"))) || res.Get("format").StringOr("") == "password" {
 		o.Set("sensitive", ojson.NewBool(true))

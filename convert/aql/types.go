@@ -1,6 +1,8 @@
 package aql
 
 import (
+	"strings"
+
 	"github.com/mcpterm/mcpterm/convert/ojson"
 )
 
@@ -10,6 +12,7 @@ type typeEntry struct {
 	name, kind, desc string
 	schema           *ojson.Value // nil for protocol types
 	ctx              *schemaCtx
+	ref              string       // "#/$defs/Name" for definitions, so self-references stop at once
 	detail           *ojson.Value // protocol types: the fixed details
 }
 
@@ -81,7 +84,8 @@ func collectTypes(ops []*Operation) []typeEntry {
 				continue
 			}
 			for _, m := range defs.Members {
-				add(typeEntry{name: m.Key, kind: newWalker(op.ctx).kindOf(m.Value), desc: m.Value.Get("description").StringOr(""), schema: m.Value, ctx: op.ctx}, op.Name)
+				ref := "#/" + key + "/" + strings.ReplaceAll(strings.ReplaceAll(m.Key, "~", "~0"), "/", "~1")
+				add(typeEntry{name: m.Key, kind: newWalker(op.ctx).kindOf(m.Value), desc: m.Value.Get("description").StringOr(""), schema: m.Value, ctx: op.ctx, ref: ref}, op.Name)
 			}
 		}
 	}
@@ -141,6 +145,9 @@ func (a *Adapter) TypeDetails(name string) *ojson.Value {
 			o.Set("description", ojson.NewString(t.desc))
 		}
 		b := newWalker(t.ctx)
+		if t.ref != "" {
+			b.stack = append(b.stack, t.ref)
+		}
 		res, _, _ := t.ctx.deref(t.schema)
 		switch t.kind {
 		case "enum":
