@@ -150,7 +150,7 @@ func IsSecretArg(name string) bool {
 // secretWords are the name fragments that mark a credential, matched
 // case-insensitively anywhere in a header or variable name.
 var secretWords = []string{
-	"TOKEN", "SECRET", "KEY", "PASSWORD", "PASSWD", "PASSPHRASE", "PWD",
+	"TOKEN", "SECRET", "KEY", "PASS", "PWD",
 	"CREDENTIAL", "AUTH", "COOKIE", "SESSION", "PRIVATE", "SIGNATURE", "CERT",
 }
 

@@ -59,7 +59,7 @@ func TestRedactorJSON(t *testing.T) {
 func TestIsSecretName(t *testing.T) {
 	yes := []string{"Authorization", "authorization", "Proxy-Authorization", "Cookie", "X-Api-Key",
 		"GITHUB_TOKEN", "GITHUB_PERSONAL_ACCESS_TOKEN", "client_secret", "DB_PASSWORD", "OPENAI_API_KEY",
-		"AWS_SECRET_ACCESS_KEY", "PGPASSWD", "x-auth-token", "Mcp-Session-Id", "SSH_PRIVATE_KEY"}
+		"AWS_SECRET_ACCESS_KEY", "PGPASSWD", "DB_PASS", "x-auth-token", "Mcp-Session-Id", "SSH_PRIVATE_KEY"}
 	no := []string{"PATH", "HOME", "DEBUG", "Content-Type", "Accept", "PWD", "NODE_ENV", "LOG_LEVEL", "User-Agent"}
 	for _, n := range yes {
 		if !IsSecretName(n) {

@@ -22,6 +22,11 @@ func (s *Set) readFile(src Source, dir, localDir string) error {
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
+	return s.addData(src, data, dir, localDir)
+}
+
+// addData is readFile after the read.
+func (s *Set) addData(src Source, data []byte, dir, localDir string) error {
 	clean := stripJSONC(data)
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(clean, &top); err != nil {
