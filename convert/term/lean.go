@@ -1,0 +1,42 @@
+package term
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// abbreviations whose trailing period does not end a sentence.
+var abbreviations = set("e.g", "i.e", "etc", "vs", "cf", "approx", "incl", "Mr", "Mrs", "Dr", "No", "eg", "ie")
+
+// FirstSentence returns s up to the end of its first sentence: a '.', '!'
+// or '?' followed by a space or the end, an ideographic full stop, or the
+// first line break, whichever comes first.
+func FirstSentence(s string) string {
+	s = strings.TrimSpace(s)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		next := i + size
+		switch r {
+		case '\n', '\r':
+			return strings.TrimSpace(s[:i])
+		case '。', '！', '？':
+			return s[:next]
+		case '.', '!', '?':
+			if next == len(s) {
+				return s
+			}
+			nr, _ := utf8.DecodeRuneInString(s[next:])
+			if unicode.IsSpace(nr) && !(r == '.' && abbreviationBefore(s[:i])) {
+				return s[:next]
+			}
+		}
+		i = next
+	}
+	return s
+}
+
+func abbreviationBefore(s string) bool {
+	j := strings.LastIndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '(' })
+	return abbreviations[s[j+1:]]
+}

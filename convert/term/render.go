@@ -1,0 +1,883 @@
+package term
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/convert/sexpr"
+	"github.com/mcpterm/mcpterm/convert/toolset"
+)
+
+// Options select a rendering. The zero value is the lossless form.
+type Options struct {
+	// Lean cuts tool descriptions to their first sentence and drops field,
+	// type and variant descriptions; Document.Dropped says what went.
+	Lean bool
+}
+
+// Omission is one kind of content a rendering did not carry, so callers can
+// say what a compact form costs instead of hiding it.
+type Omission struct {
+	What  string // the key ("$schema", "x-foo", "icons") or kind ("field descriptions")
+	Count int
+	Bytes int // size in the server's minified JSON (or, for text, its UTF-8 bytes)
+}
+
+// Document is a rendered tool list plus the account of what it left out.
+type Document struct {
+	Text  string
+	Codes map[string]string // tool name -> short code
+	// LeftOut lists what is not model-facing and therefore never rendered
+	// ($schema, icons, _meta, x-*, execution, unused $defs).
+	LeftOut []Omission
+	// Dropped lists what the lean variant removed on purpose.
+	Dropped []Omission
+}
+
+// maxSchemaDepth bounds inline nesting. Each schema level costs up to four
+// list levels in the printed form, and the reader stops at 200, so anything
+// deeper is written as a raw JSON escape (a single string).
+const maxSchemaDepth = 40
+
+// maxDataDepth bounds nesting of defaults, examples and other literal data
+// written as lists; deeper data becomes (json "...").
+const maxDataDepth = 24
+
+// Render converts a whole tool list to one MCP-Term document.
+func Render(set *toolset.Set, opts Options) (*Document, error) {
+	r := newRenderer(opts)
+	names := make([]string, len(set.Tools))
+	for i, t := range set.Tools {
+		names[i] = t.Name
+	}
+	codes := ShortCodes(names)
+	tools := make([]*sexpr.Node, len(set.Tools))
+	for i, t := range set.Tools {
+		tools[i] = r.tool(t, codes[t.Name])
+	}
+	for i := 0; i < len(r.defs); i++ {
+		r.renderDef(i)
+	}
+	r.countUnused(set)
+	deftypes := r.finish()
+	deftypes = r.extractReused(tools, deftypes)
+	deftypes = orderByUse(tools, deftypes)
+
+	var b strings.Builder
+	b.WriteString("(declare")
+	for _, t := range tools {
+		b.WriteString("\n ")
+		b.WriteString(t.String())
+	}
+	b.WriteString(")\n")
+	for _, d := range deftypes {
+		b.WriteString(d.String())
+		b.WriteByte('\n')
+	}
+	return &Document{Text: b.String(), Codes: codes, LeftOut: r.left.list(), Dropped: r.drop.list()}, nil
+}
+
+// tally accumulates omissions by key, in first-seen order.
+type tally struct {
+	idx   map[string]int
+	items []Omission
+}
+
+func (t *tally) add(what string, bytes int) {
+	if t.idx == nil {
+		t.idx = map[string]int{}
+	}
+	i, ok := t.idx[what]
+	if !ok {
+		i = len(t.items)
+		t.idx[what] = i
+		t.items = append(t.items, Omission{What: what})
+	}
+	t.items[i].Count++
+	t.items[i].Bytes += bytes
+}
+
+func (t *tally) list() []Omission { return t.items }
+
+func memberBytes(k string, v *ojson.Value) int { return len(ojson.Quote(k)) + 1 + len(v.Compact()) }
+
+type defKey struct {
+	root *ojson.Value
+	ptr  string
+}
+
+// def is one named type: a $defs entry (or any other $ref target), a tagged
+// union, or a reused record.
+type def struct {
+	root   *ojson.Value
+	ptr    string
+	schema *ojson.Value
+	hint   string
+	body   *sexpr.Node
+	doc    string
+	deps   []int
+	ready  bool // body already built (tagged unions)
+	class  int
+	name   string
+}
+
+type escapeFix struct {
+	node *sexpr.Node // the string node inside (json "...")
+	val  *ojson.Value
+	refs []escapeRef
+}
+
+type escapeRef struct {
+	str *ojson.Value
+	def int
+}
+
+type renderer struct {
+	opts     Options
+	left     tally
+	drop     tally
+	defs     []*def
+	defByKey map[defKey]int
+	refNodes [][]*sexpr.Node
+	escapes  []*escapeFix
+	deps     *[]int
+	inlined  map[defKey]bool // $defs entries used as a whole input schema
+}
+
+func newRenderer(opts Options) *renderer {
+	return &renderer{opts: opts, defByKey: map[defKey]int{}, inlined: map[defKey]bool{}}
+}
+
+type ctx struct {
+	root  *ojson.Value
+	depth int
+	hint  string
+	top   bool // the schema is a def's own body
+}
+
+func (c ctx) in(hint string) ctx {
+	return ctx{root: c.root, depth: c.depth + 1, hint: hint}
+}
+
+// ---- tools ----
+
+var toolKnownKeys = set("name", "title", "description", "inputSchema", "input_schema", "outputSchema", "annotations")
+var toolLeftOut = set("icons", "_meta", "execution")
+
+func (r *renderer) tool(t *toolset.Tool, code string) *sexpr.Node {
+	n := sexpr.L(sexpr.Sym(code), nameNode(t.Name))
+	in := t.InputSchema
+	c := ctx{root: in, hint: t.Name}
+	in = r.unwrapRootRef(in)
+	if in.Kind == ojson.Object && in.Get("type").StringOr("") == "object" && r.localOK(in, c) {
+		m := normalize(r.strip(in))
+		items, rest := r.recContent(m, c, "")
+		n.Items = append(n.Items, items...)
+		var pairs []*sexpr.Node
+		for _, mb := range rest {
+			if mb.Key == "type" {
+				continue
+			}
+			pairs = append(pairs, r.pair(mb, c)...)
+		}
+		if len(pairs) > 0 {
+			n.Items = append(n.Items, sexpr.L(append([]*sexpr.Node{sexpr.Sym("in")}, pairs...)...))
+		}
+	} else {
+		n.Items = append(n.Items, sexpr.L(sexpr.Sym("input"), r.typeOf(in, c)))
+	}
+	if t.OutputSchema != nil {
+		oc := ctx{root: t.OutputSchema, hint: t.Name + "Result"}
+		out := r.typeOf(t.OutputSchema, oc)
+		if out.Kind == sexpr.Keyword || out.Kind == sexpr.Bool {
+			out = sexpr.L(sexpr.Sym("const"), out)
+		}
+		n.Items = append(n.Items, sexpr.Sym("->"), out)
+	}
+	extra := ojson.NewObject()
+	if raw := t.Raw; raw != nil && raw.Kind == ojson.Object {
+		if a := raw.Get("annotations"); a != nil {
+			if a.Kind != ojson.Object {
+				extra.Set("annotations", a)
+			} else {
+				n.Items = append(n.Items, flags(a)...)
+				rest := ojson.NewObject()
+				for _, m := range a.Members {
+					if _, isHint := hintFlags[m.Key]; isHint && m.Value.Kind == ojson.Bool {
+						continue
+					}
+					rest.Set(m.Key, m.Value)
+				}
+				if len(rest.Members) > 0 {
+					extra.Set("annotations", rest)
+				}
+			}
+		}
+		for _, m := range raw.Members {
+			switch {
+			case toolKnownKeys[m.Key]:
+			case toolLeftOut[m.Key]:
+				r.left.add(m.Key, memberBytes(m.Key, m.Value))
+			default:
+				extra.Set(m.Key, m.Value)
+			}
+		}
+		if tv := raw.Get("title"); tv != nil && tv.Kind != ojson.String {
+			extra.Set("title", tv)
+		}
+		if dv := raw.Get("description"); dv != nil && dv.Kind != ojson.String {
+			extra.Set("description", dv)
+		}
+	}
+	if t.Title != "" {
+		n.Items = append(n.Items, sexpr.Kw("title"), sexpr.Str(t.Title))
+	}
+	if len(extra.Members) > 0 {
+		n.Items = append(n.Items, sexpr.L(sexpr.Sym("json"), sexpr.Str(extra.Compact())))
+	}
+	if t.Description != "" {
+		desc := t.Description
+		if r.opts.Lean {
+			short := FirstSentence(desc)
+			if len(short) < len(desc) {
+				r.drop.add("tool description beyond the first sentence", len(desc)-len(short))
+			}
+			desc = short
+		}
+		n.Items = append(n.Items, sexpr.Str(desc))
+	}
+	return n
+}
+
+// hintFlags maps annotation hints to their flag names.
+var hintFlags = map[string]string{
+	"readOnlyHint": "ro", "destructiveHint": "destructive", "idempotentHint": "idempotent", "openWorldHint": "open-world",
+}
+
+var hintOrder = []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+
+func flags(a *ojson.Value) []*sexpr.Node {
+	var out []*sexpr.Node
+	for _, h := range hintOrder {
+		v := a.Get(h)
+		if v == nil || v.Kind != ojson.Bool {
+			continue
+		}
+		f := hintFlags[h]
+		if !v.Bool {
+			f = "not-" + f
+		}
+		out = append(out, sexpr.Kw(f))
+	}
+	return out
+}
+
+// nameNode prints a tool name bare when it reads back as the same symbol.
+func nameNode(name string) *sexpr.Node {
+	if sexpr.IsSymbolText(name) {
+		return sexpr.Sym(name)
+	}
+	return sexpr.Str(name)
+}
+
+// paramName prints a property name bare unless it could be mistaken for a
+// type form or a number.
+func paramName(name string) *sexpr.Node {
+	if sexpr.IsSymbolText(name) && !typeHeads[name] && !reservedTypeNames[name] {
+		return sexpr.Sym(name)
+	}
+	return sexpr.Str(name)
+}
+
+// unwrapRootRef follows an input schema that is only a $ref (as some
+// generators write it) to the object it names.
+func (r *renderer) unwrapRootRef(s *ojson.Value) *ojson.Value {
+	root := s
+	for i := 0; i < 8 && s != nil && s.Kind == ojson.Object; i++ {
+		ref := s.Get("$ref")
+		if ref == nil || ref.Kind != ojson.String {
+			return s
+		}
+		for _, m := range s.Members {
+			switch {
+			case m.Key == "$ref", m.Key == "$defs", m.Key == "definitions", leftOutKey(m.Key):
+			default:
+				return s
+			}
+		}
+		t, ptr, ok := resolvePointer(root, ref.Str)
+		if !ok || t == s || t.Kind != ojson.Object {
+			return s
+		}
+		r.inlined[defKey{root, ptr}] = true
+		s = t
+	}
+	return s
+}
+
+// strip removes keys that are not model-facing, counting them.
+func (r *renderer) strip(s *ojson.Value) []ojson.Member {
+	out := make([]ojson.Member, 0, len(s.Members))
+	for _, m := range s.Members {
+		if leftOutKey(m.Key) {
+			r.left.add(m.Key, memberBytes(m.Key, m.Value))
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// localOK checks the things that force a schema into a raw JSON escape:
+// keys MCP-Term cannot spell, references it cannot follow, values of the
+// wrong shape, and nesting beyond the printable depth.
+func (r *renderer) localOK(s *ojson.Value, c ctx) bool {
+	if c.depth > maxSchemaDepth {
+		return false
+	}
+	if s.Kind == ojson.Bool {
+		return true
+	}
+	if s.Kind != ojson.Object {
+		return false
+	}
+	for _, m := range s.Members {
+		k, v := m.Key, m.Value
+		if leftOutKey(k) {
+			continue
+		}
+		if !sexpr.IsKeywordText(k) {
+			return false
+		}
+		switch k {
+		case "$ref":
+			if v.Kind != ojson.String {
+				return false
+			}
+			if _, _, ok := resolvePointer(c.root, v.Str); !ok {
+				return false
+			}
+			continue
+		case "$dynamicRef", "$recursiveRef", "$dynamicAnchor", "$recursiveAnchor":
+			return false
+		case "items":
+			if v.Kind == ojson.Array {
+				if s.Has("prefixItems") {
+					return false
+				}
+				for _, it := range v.Items {
+					if it.Kind != ojson.Object && it.Kind != ojson.Bool {
+						return false
+					}
+				}
+				continue
+			}
+		case "dependencies":
+			if v.Kind != ojson.Object || s.Has("dependentRequired") || s.Has("dependentSchemas") {
+				return false
+			}
+			for _, d := range v.Members {
+				if d.Value.Kind != ojson.Array && d.Value.Kind != ojson.Object && d.Value.Kind != ojson.Bool {
+					return false
+				}
+			}
+			continue
+		case "type":
+			if !validTypeValue(v) {
+				return false
+			}
+			continue
+		}
+		switch classOf(k) {
+		case kwSchema:
+			if v.Kind != ojson.Object && v.Kind != ojson.Bool {
+				return false
+			}
+		case kwSchemaArr:
+			if v.Kind != ojson.Array {
+				return false
+			}
+			for _, it := range v.Items {
+				if it.Kind != ojson.Object && it.Kind != ojson.Bool {
+					return false
+				}
+			}
+		case kwSchemaMap:
+			if v.Kind != ojson.Object {
+				return false
+			}
+			for _, it := range v.Members {
+				if it.Value.Kind != ojson.Object && it.Value.Kind != ojson.Bool {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+func validTypeValue(v *ojson.Value) bool {
+	switch v.Kind {
+	case ojson.String:
+		_, ok := typeWord[v.Str]
+		return ok
+	case ojson.Array:
+		if len(v.Items) == 0 {
+			return false
+		}
+		seen := map[string]bool{}
+		for _, it := range v.Items {
+			if it.Kind != ojson.String || seen[it.Str] {
+				return false
+			}
+			if _, ok := typeWord[it.Str]; !ok {
+				return false
+			}
+			seen[it.Str] = true
+		}
+		return true
+	}
+	return false
+}
+
+// normalize rewrites draft-07 spellings into their 2020-12 equivalents, so
+// the reconstructed schema (which is read as 2020-12) means the same.
+func normalize(ms []ojson.Member) []ojson.Member {
+	var items *ojson.Value
+	for _, m := range ms {
+		if m.Key == "items" && m.Value.Kind == ojson.Array {
+			items = m.Value
+		}
+	}
+	hasDeps := false
+	for _, m := range ms {
+		if m.Key == "dependencies" {
+			hasDeps = true
+		}
+	}
+	if items == nil && !hasDeps {
+		return ms
+	}
+	out := make([]ojson.Member, 0, len(ms)+1)
+	for _, m := range ms {
+		switch {
+		case m.Key == "items" && items != nil:
+			out = append(out, ojson.Member{Key: "prefixItems", Value: items})
+		case m.Key == "additionalItems" && items != nil:
+			out = append(out, ojson.Member{Key: "items", Value: m.Value})
+		case m.Key == "dependencies":
+			reqs, schemas := ojson.NewObject(), ojson.NewObject()
+			for _, d := range m.Value.Members {
+				if d.Value.Kind == ojson.Array {
+					reqs.Set(d.Key, d.Value)
+				} else {
+					schemas.Set(d.Key, d.Value)
+				}
+			}
+			if len(reqs.Members) > 0 {
+				out = append(out, ojson.Member{Key: "dependentRequired", Value: reqs})
+			}
+			if len(schemas.Members) > 0 {
+				out = append(out, ojson.Member{Key: "dependentSchemas", Value: schemas})
+			}
+		default:
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// countUnused records the $defs/definitions entries no reference reached.
+func (r *renderer) countUnused(set *toolset.Set) {
+	for _, t := range set.Tools {
+		for _, root := range []*ojson.Value{t.InputSchema, t.OutputSchema} {
+			if root == nil || root.Kind != ojson.Object {
+				continue
+			}
+			for _, key := range []string{"$defs", "definitions"} {
+				defs := root.Get(key)
+				if defs == nil || defs.Kind != ojson.Object {
+					continue
+				}
+				for _, m := range defs.Members {
+					k := defKey{root, "/" + key + "/" + escapePointer(m.Key)}
+					if _, ok := r.defByKey[k]; !ok && !r.inlined[k] {
+						r.left.add("unused "+key, memberBytes(m.Key, m.Value))
+					}
+				}
+			}
+		}
+	}
+}
+
+// ---- definitions and references ----
+
+func (r *renderer) defFor(root *ojson.Value, ref string) int {
+	target, ptr, _ := resolvePointer(root, ref)
+	key := defKey{root, ptr}
+	if i, ok := r.defByKey[key]; ok {
+		return i
+	}
+	hint := "Root"
+	if i := strings.LastIndexByte(ptr, '/'); i >= 0 && i+1 < len(ptr) {
+		hint = unescapePointer(ptr[i+1:])
+	}
+	i := len(r.defs)
+	r.defs = append(r.defs, &def{root: root, ptr: ptr, schema: target, hint: hint})
+	r.refNodes = append(r.refNodes, nil)
+	r.defByKey[key] = i
+	return i
+}
+
+// refTo returns a placeholder symbol for def i; finish fills in its name.
+func (r *renderer) refTo(i int) *sexpr.Node {
+	n := sexpr.Sym("")
+	r.refNodes[i] = append(r.refNodes[i], n)
+	if r.deps != nil {
+		*r.deps = append(*r.deps, i)
+	}
+	return n
+}
+
+func (r *renderer) renderDef(i int) {
+	d := r.defs[i]
+	if d.ready {
+		return
+	}
+	saved := r.deps
+	r.deps = &d.deps
+	c := ctx{root: d.root, hint: d.hint, top: true}
+	s := d.schema
+	if s.Kind == ojson.Object && r.localOK(s, c) {
+		if desc := s.Get("description"); desc != nil && desc.Kind == ojson.String {
+			d.doc = r.fieldDoc(desc.Str)
+			s = without(s, "description")
+		}
+	}
+	d.body = r.typeOf(s, c)
+	d.ready = true
+	r.deps = saved
+}
+
+func without(s *ojson.Value, key string) *ojson.Value {
+	c := &ojson.Value{Kind: ojson.Object, Members: make([]ojson.Member, 0, len(s.Members))}
+	for _, m := range s.Members {
+		if m.Key != key {
+			c.Members = append(c.Members, m)
+		}
+	}
+	return c
+}
+
+// fieldDoc passes a field, type or variant description through, or drops it
+// in the lean variant.
+func (r *renderer) fieldDoc(s string) string {
+	if r.opts.Lean && s != "" {
+		r.drop.add("field descriptions", len(s))
+		return ""
+	}
+	return s
+}
+
+// finish gives every definition its final name: identical definitions (the
+// same $defs block repeated in every tool, or the same type under two names)
+// share one deftype, found by partition refinement so that recursive types
+// compare correctly; name clashes between different types get numbered.
+func (r *renderer) finish() []*sexpr.Node {
+	n := len(r.defs)
+	if n == 0 {
+		r.fixEscapes()
+		return nil
+	}
+	for _, nodes := range r.refNodes {
+		for _, x := range nodes {
+			x.Text = "§"
+		}
+	}
+	for _, e := range r.escapes {
+		for _, ref := range e.refs {
+			ref.str.Str = "§"
+		}
+		e.node.Text = e.val.Compact()
+	}
+	class := make([]int, n)
+	ids := map[string]int{}
+	for i, d := range r.defs {
+		sig := d.body.String() + "\x00" + d.doc
+		id, ok := ids[sig]
+		if !ok {
+			id = len(ids)
+			ids[sig] = id
+		}
+		class[i] = id
+	}
+	count := len(ids)
+	for iter := 0; iter < n+1; iter++ {
+		next := make([]int, n)
+		ids = map[string]int{}
+		var sb strings.Builder
+		for i, d := range r.defs {
+			sb.Reset()
+			sb.WriteString(itoa(class[i]))
+			for _, dep := range d.deps {
+				sb.WriteByte(',')
+				sb.WriteString(itoa(class[dep]))
+			}
+			id, ok := ids[sb.String()]
+			if !ok {
+				id = len(ids)
+				ids[sb.String()] = id
+			}
+			next[i] = id
+		}
+		class = next
+		if len(ids) == count {
+			break
+		}
+		count = len(ids)
+	}
+	// Name the classes in order of first appearance.
+	className := map[int]string{}
+	used := map[string]bool{}
+	var reps []int
+	for i, d := range r.defs {
+		if _, ok := className[class[i]]; ok {
+			continue
+		}
+		className[class[i]] = uniqueName(typeName(d.hint, d.ptr != ""), used)
+		reps = append(reps, i)
+	}
+	for i, d := range r.defs {
+		d.name = className[class[i]]
+		for _, x := range r.refNodes[i] {
+			x.Text = d.name
+		}
+	}
+	r.fixEscapes()
+	out := make([]*sexpr.Node, 0, len(reps))
+	for _, i := range reps {
+		d := r.defs[i]
+		dt := sexpr.L(sexpr.Sym("deftype"), sexpr.Sym(d.name), d.body)
+		if d.doc != "" {
+			dt.Items = append(dt.Items, sexpr.Str(d.doc))
+		}
+		out = append(out, dt)
+	}
+	return out
+}
+
+func (r *renderer) fixEscapes() {
+	for _, e := range r.escapes {
+		for _, ref := range e.refs {
+			ref.str.Str = "#/$defs/" + escapePointer(r.defs[ref.def].name)
+		}
+		e.node.Text = e.val.Compact()
+	}
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b [20]byte
+	p := len(b)
+	for i > 0 {
+		p--
+		b[p] = byte('0' + i%10)
+		i /= 10
+	}
+	return string(b[p:])
+}
+
+// typeName turns a hint (a $defs key, a property name) into a deftype name.
+// $defs keys are kept as written when they are usable; other hints are
+// CamelCased.
+func typeName(hint string, keep bool) string {
+	if keep && validTypeName(hint) {
+		return hint
+	}
+	var b strings.Builder
+	for _, r := range hint {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '.', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	s := b.String()
+	if !keep {
+		var cb strings.Builder
+		for _, w := range words(hint) {
+			cb.WriteString(strings.ToUpper(w[:1]) + w[1:])
+		}
+		s = cb.String()
+	}
+	if s == "" {
+		s = "T"
+	}
+	if c := s[0]; !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_') {
+		s = "T" + s
+	}
+	if !validTypeName(s) {
+		s += "_"
+	}
+	return s
+}
+
+// validTypeName: deftype names are plain identifiers so that they read as
+// symbols and need no escaping inside a JSON pointer.
+func validTypeName(s string) bool {
+	if s == "" || len(s) > 100 || reservedTypeNames[s] || typeHeads[s] {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r == '_':
+		case (r >= '0' && r <= '9' || r == '.' || r == '-') && i > 0:
+		default:
+			return false
+		}
+	}
+	return sexpr.IsSymbolText(s)
+}
+
+func uniqueName(base string, used map[string]bool) string {
+	name := base
+	for k := 2; used[name]; k++ {
+		name = base + itoa(k)
+	}
+	used[name] = true
+	return name
+}
+
+// singular makes an array property's name into its element's type name.
+func singular(s string) string {
+	switch {
+	case strings.HasSuffix(s, "ies") && len(s) > 3:
+		return s[:len(s)-3] + "y"
+	case strings.HasSuffix(s, "sses"), strings.HasSuffix(s, "xes"), strings.HasSuffix(s, "ches"), strings.HasSuffix(s, "shes"):
+		return s[:len(s)-2]
+	case strings.HasSuffix(s, "ss"):
+		return s
+	case strings.HasSuffix(s, "s") && len(s) > 1:
+		return s[:len(s)-1]
+	}
+	return s
+}
+
+// ---- JSON pointers ----
+
+// resolvePointer follows a local reference ("#", "#/$defs/X", any JSON
+// pointer) within root. It returns the target and the canonical pointer.
+func resolvePointer(root *ojson.Value, ref string) (*ojson.Value, string, bool) {
+	if !strings.HasPrefix(ref, "#") {
+		return nil, "", false
+	}
+	frag := ref[1:]
+	if strings.Contains(frag, "%") {
+		dec, ok := percentDecode(frag)
+		if !ok {
+			return nil, "", false
+		}
+		frag = dec
+	}
+	if frag == "" {
+		return root, "", true
+	}
+	if frag[0] != '/' {
+		return nil, "", false
+	}
+	cur := root
+	for _, seg := range strings.Split(frag[1:], "/") {
+		seg = unescapePointer(seg)
+		switch cur.Kind {
+		case ojson.Object:
+			next := cur.Get(seg)
+			if next == nil {
+				return nil, "", false
+			}
+			cur = next
+		case ojson.Array:
+			i, ok := atoi(seg)
+			if !ok || i >= len(cur.Items) {
+				return nil, "", false
+			}
+			cur = cur.Items[i]
+		default:
+			return nil, "", false
+		}
+	}
+	if cur.Kind != ojson.Object && cur.Kind != ojson.Bool {
+		return nil, "", false
+	}
+	return cur, frag, true
+}
+
+func atoi(s string) (int, bool) {
+	if s == "" || len(s) > 9 || (len(s) > 1 && s[0] == '0') {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, true
+}
+
+func percentDecode(s string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if i+2 >= len(s) {
+			return "", false
+		}
+		h, l := unhex(s[i+1]), unhex(s[i+2])
+		if h < 0 || l < 0 {
+			return "", false
+		}
+		b.WriteByte(byte(h<<4 | l))
+		i += 2
+	}
+	return b.String(), true
+}
+
+func unhex(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
+}
+
+func unescapePointer(s string) string {
+	if !strings.Contains(s, "~") {
+		return s
+	}
+	return strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
+}
+
+func escapePointer(s string) string {
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(s)
+}
+
+// sortedKeys is used where a map's order must not leak into output.
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
