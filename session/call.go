@@ -147,10 +147,14 @@ func (s *Session) Call(ctx context.Context, req CallRequest) *CallResult {
 }
 
 // cancelOverHTTP sends notifications/cancelled where mcp-go does not: over
-// HTTP on revisions before 2026-07-28 (where closing the stream is not a
-// cancellation). mcp-go already sends it over stdio and in-process.
+// streamable HTTP before 2026-07-28 (closing the response stream is only a
+// cancellation from that revision on) and over SSE (whose answers arrive on
+// a separate stream, so nothing closes). mcp-go sends it over stdio and
+// in-process itself.
 func (s *Session) cancelOverHTTP(c *conn, capt *capture) {
-	if _, isHTTP := c.inner.(transport.HTTPConnection); !isHTTP || c.info.Modern {
+	_, isSSE := c.inner.(*transport.SSE)
+	_, isHTTP := c.inner.(transport.HTTPConnection)
+	if !isSSE && (!isHTTP || c.info.Modern) {
 		return
 	}
 	id, _ := capt.requestID()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -261,12 +262,31 @@ func (s *Session) newTransport() (transport.Interface, error) {
 			}
 			headers["Authorization"] = "Bearer " + tok
 		}
+		// Headers go in at the http.Client so that every request carries
+		// them; mcp-go's own header options miss the session-ending DELETE.
+		hc := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: headers}}
 		if src.Kind == SSE {
-			return transport.NewSSE(src.URL, transport.WithHeaders(headers))
+			return transport.NewSSE(src.URL, transport.WithHTTPClient(hc))
 		}
-		return transport.NewStreamableHTTP(src.URL, transport.WithHTTPHeaders(headers))
+		return transport.NewStreamableHTTP(src.URL, transport.WithHTTPBasicClient(hc))
 	}
 	return nil, fmt.Errorf("cannot connect to a %s source", src.Kind)
+}
+
+// headerTransport adds fixed headers to every HTTP request.
+type headerTransport struct {
+	base    http.RoundTripper
+	headers map[string]string
+}
+
+func (h *headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if len(h.headers) > 0 {
+		r = r.Clone(r.Context())
+		for k, v := range h.headers {
+			r.Header.Set(k, v)
+		}
+	}
+	return h.base.RoundTrip(r)
 }
 
 func (s *Session) connect(ctx context.Context) (*conn, error) {

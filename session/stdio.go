@@ -258,7 +258,7 @@ func scanID(prefix []byte) (mcp.RequestId, bool) {
 				break
 			}
 			var id mcp.RequestId
-			if json.Unmarshal(raw, &id) != nil {
+			if json.Unmarshal(raw, &id) != nil || id.IsNil() {
 				break
 			}
 			return id, true
@@ -313,6 +313,9 @@ func (s *stdioTransport) answer(req transport.JSONRPCRequest) {
 func (s *stdioTransport) write(b []byte) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	if s.stdin == nil {
+		return transport.ErrTransportClosed
+	}
 	b = append(b, '\n')
 	_, err := s.stdin.Write(b)
 	return err
