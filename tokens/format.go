@@ -1,0 +1,386 @@
+package tokens
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/mattn/go-runewidth"
+
+	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/convert/safe"
+)
+
+// Formats lists the report formats, the default first.
+func Formats() []string { return []string{"table", "md", "json", "csv"} }
+
+// Write renders the report in one of Formats.
+func Write(w io.Writer, r *Report, format string) error {
+	switch format {
+	case "table":
+		return writeText(w, r, false)
+	case "md":
+		return writeText(w, r, true)
+	case "json":
+		_, err := io.WriteString(w, JSON(r).Pretty()+"\n")
+		return err
+	case "csv":
+		return writeCSV(w, r)
+	}
+	return fmt.Errorf("unknown format %q (want one of: %s)", format, strings.Join(Formats(), ", "))
+}
+
+// maxName bounds a tool or server name in a table cell; hostile servers send
+// 3 KB names as readily as 3 KB descriptions.
+const maxName = 48
+
+// cellName makes untrusted text fit one table cell: escapes removed, one
+// line, bounded.
+func cellName(s string, md bool) string {
+	s = safe.Line(s)
+	if runewidth.StringWidth(s) > maxName {
+		s = runewidth.Truncate(s, maxName, "…")
+	}
+	if md {
+		s = strings.ReplaceAll(s, "|", `\|`)
+	}
+	return s
+}
+
+func serverName(s *ServerReport) string {
+	if s.Server != "" {
+		return s.Server
+	}
+	if s.Source != "" {
+		return s.Source
+	}
+	return "(unnamed server)"
+}
+
+func pct(counts map[string]int, form string) string {
+	if p, ok := Saved(counts, form); ok {
+		return strconv.FormatFloat(p, 'f', 1, 64) + "%"
+	}
+	return "–"
+}
+
+func ratio(counts map[string]int, form string) string {
+	if q, ok := FloorRatio(counts, form); ok {
+		return strconv.FormatFloat(q, 'f', 2, 64) + "×"
+	}
+	return "–"
+}
+
+func num(counts map[string]int, form string) string {
+	if n, ok := counts[form]; ok {
+		return strconv.Itoa(n)
+	}
+	return "err"
+}
+
+// table is rows of cells, the first column text and the rest numbers.
+type table struct {
+	rows [][]string
+	bold map[int]bool // rows set in bold in Markdown (totals)
+}
+
+func (t *table) add(bold bool, cells ...string) {
+	if bold {
+		if t.bold == nil {
+			t.bold = map[int]bool{}
+		}
+		t.bold[len(t.rows)] = true
+	}
+	t.rows = append(t.rows, cells)
+}
+
+// countsTable lays out named rows of counts with the totals and the two
+// savings rows under them.
+func countsTable(first string, forms []string, names []string, rows []map[string]int, totals map[string]int, md bool) *table {
+	t := &table{}
+	t.add(false, append([]string{first}, forms...)...)
+	for i, counts := range rows {
+		cells := []string{cellName(names[i], md)}
+		for _, f := range forms {
+			cells = append(cells, num(counts, f))
+		}
+		t.add(false, cells...)
+	}
+	total, saved, floor := []string{"total"}, []string{"saved vs " + Baseline}, []string{"× " + Floor}
+	for _, f := range forms {
+		total = append(total, num(totals, f))
+		saved = append(saved, pct(totals, f))
+		floor = append(floor, ratio(totals, f))
+	}
+	t.add(true, total...)
+	t.add(false, saved...)
+	t.add(false, floor...)
+	return t
+}
+
+func (t *table) write(w io.Writer, md bool) {
+	if md {
+		for i, row := range t.rows {
+			cells := row
+			if t.bold[i] {
+				cells = make([]string, len(row))
+				for j, c := range row {
+					cells[j] = "**" + c + "**"
+				}
+			}
+			fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+			if i == 0 {
+				sep := make([]string, len(row))
+				sep[0] = "---"
+				for j := 1; j < len(row); j++ {
+					sep[j] = "---:"
+				}
+				fmt.Fprintf(w, "|%s|\n", strings.Join(sep, "|"))
+			}
+		}
+		return
+	}
+	widths := make([]int, len(t.rows[0]))
+	for _, row := range t.rows {
+		for j, c := range row {
+			widths[j] = max(widths[j], runewidth.StringWidth(c))
+		}
+	}
+	for _, row := range t.rows {
+		var b strings.Builder
+		for j, c := range row {
+			pad := strings.Repeat(" ", widths[j]-runewidth.StringWidth(c))
+			if j == 0 {
+				b.WriteString(c + pad)
+			} else {
+				b.WriteString("  " + pad + c)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+func writeText(w io.Writer, r *Report, md bool) error {
+	for i, s := range r.Servers {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		title := fmt.Sprintf("%s · %d tools · %s", cellName(serverName(s), false), len(s.Tools), r.Encoding)
+		if md {
+			fmt.Fprintf(w, "### %s\n\n", cellName(serverName(s), true)+fmt.Sprintf(" (%d tools, %s)", len(s.Tools), r.Encoding))
+		} else {
+			fmt.Fprintln(w, title)
+		}
+		names := make([]string, len(s.Tools))
+		rows := make([]map[string]int, len(s.Tools))
+		for j, t := range s.Tools {
+			names[j], rows[j] = t.Name, t.Counts
+		}
+		countsTable("tool", r.Forms, names, rows, s.Totals, md).write(w, md)
+		if md {
+			fmt.Fprintln(w)
+		}
+		writeNotes(w, r, s, md)
+	}
+	if len(r.Servers) > 1 {
+		fmt.Fprintln(w)
+		if md {
+			fmt.Fprintf(w, "### All servers (%s)\n\n", r.Encoding)
+		} else {
+			fmt.Fprintf(w, "all servers · %s\n", r.Encoding)
+		}
+		names := make([]string, len(r.Servers))
+		rows := make([]map[string]int, len(r.Servers))
+		for j, s := range r.Servers {
+			names[j], rows[j] = serverName(s), s.Totals
+		}
+		totals, incomplete := r.GrandTotal()
+		countsTable("server", r.Forms, names, rows, totals, md).write(w, md)
+		if len(incomplete) > 0 {
+			if md {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "%sno grand total for %s: it failed for some server\n", bullet(md), strings.Join(incomplete, ", "))
+		}
+	}
+	return nil
+}
+
+func bullet(md bool) string {
+	if md {
+		return "- "
+	}
+	return ""
+}
+
+// writeNotes prints what sits under a server's table: the left-out parts
+// and every error, so a failing form is explained rather than missing.
+func writeNotes(w io.Writer, r *Report, s *ServerReport, md bool) {
+	var parts []string
+	for _, k := range LeftOutKinds() {
+		p := s.LeftOut[k]
+		parts = append(parts, fmt.Sprintf("%s %d (%d tokens)", k, p.Count, p.Tokens))
+	}
+	fmt.Fprintf(w, "%sleft out of compact forms (json_full tokens): %s\n", bullet(md), strings.Join(parts, " · "))
+	for _, f := range r.Forms {
+		if msg, ok := s.Errors[f]; ok {
+			fmt.Fprintf(w, "%s%s failed: %s\n", bullet(md), f, noteText(msg, md))
+			continue
+		}
+		// Per-tool failures, collapsed to one line per form.
+		var tools []string
+		var first string
+		for _, t := range s.Tools {
+			if msg, ok := t.Errors[f]; ok {
+				if first == "" {
+					first = msg
+				}
+				tools = append(tools, t.Name)
+			}
+		}
+		if len(tools) > 0 {
+			fmt.Fprintf(w, "%s%s failed for %d tool(s), first %s: %s\n", bullet(md), f, len(tools), cellName(tools[0], md), noteText(first, md))
+		}
+	}
+}
+
+func noteText(msg string, md bool) string {
+	msg = safe.Sanitize(msg, safe.Options{SingleLine: true, Max: 300})
+	if md {
+		msg = strings.ReplaceAll(msg, "|", `\|`)
+	}
+	return msg
+}
+
+// JSON is the machine-readable report, key order fixed: for one server
+// {"encoding", "server", "source", "forms", "tools", "totals", "savings",
+// "left_out", "errors"}; for several {"encoding", "forms", "servers": [the
+// same objects without "encoding" and "forms"], "grand_total"}.
+func JSON(r *Report) *ojson.Value {
+	if len(r.Servers) == 1 {
+		o := ojson.NewObject().Set("encoding", ojson.NewString(r.Encoding))
+		for _, m := range serverJSON(r, r.Servers[0], true).Members {
+			o.Set(m.Key, m.Value)
+		}
+		return o
+	}
+	o := ojson.NewObject().
+		Set("encoding", ojson.NewString(r.Encoding)).
+		Set("forms", stringsJSON(r.Forms))
+	servers := ojson.NewArray()
+	for _, s := range r.Servers {
+		servers.Items = append(servers.Items, serverJSON(r, s, false))
+	}
+	o.Set("servers", servers)
+	totals, incomplete := r.GrandTotal()
+	o.Set("grand_total", countsJSON(r.Forms, totals))
+	if len(incomplete) > 0 {
+		o.Set("grand_total_incomplete", stringsJSON(incomplete))
+	}
+	return o
+}
+
+func serverJSON(r *Report, s *ServerReport, withForms bool) *ojson.Value {
+	o := ojson.NewObject().Set("server", ojson.NewString(s.Server))
+	if s.Source != "" {
+		o.Set("source", ojson.NewString(s.Source))
+	}
+	if withForms {
+		o.Set("forms", stringsJSON(r.Forms))
+	}
+	tools := ojson.NewArray()
+	for _, t := range s.Tools {
+		to := ojson.NewObject().Set("name", ojson.NewString(t.Name)).Set("forms", countsJSON(r.Forms, t.Counts))
+		if len(t.Errors) > 0 {
+			to.Set("errors", errorsJSON(r.Forms, t.Errors))
+		}
+		tools.Items = append(tools.Items, to)
+	}
+	o.Set("tools", tools).Set("totals", countsJSON(r.Forms, s.Totals))
+	savings := ojson.NewObject()
+	for _, f := range r.Forms {
+		so := ojson.NewObject()
+		if p, ok := Saved(s.Totals, f); ok {
+			so.Set("saved_vs_json_pct", ojson.NewNumber(strconv.FormatFloat(p, 'f', 1, 64)))
+		}
+		if q, ok := FloorRatio(s.Totals, f); ok {
+			so.Set("floor_ratio", ojson.NewNumber(strconv.FormatFloat(q, 'f', 2, 64)))
+		}
+		if len(so.Members) > 0 {
+			savings.Set(f, so)
+		}
+	}
+	o.Set("savings", savings)
+	lo := ojson.NewObject()
+	for _, k := range LeftOutKinds() {
+		p := s.LeftOut[k]
+		lo.Set(k, ojson.NewObject().Set("count", ojson.NewInt(int64(p.Count))).Set("tokens", ojson.NewInt(int64(p.Tokens))))
+	}
+	o.Set("left_out", lo)
+	if len(s.Errors) > 0 {
+		o.Set("errors", errorsJSON(r.Forms, s.Errors))
+	}
+	return o
+}
+
+func countsJSON(forms []string, counts map[string]int) *ojson.Value {
+	o := ojson.NewObject()
+	for _, f := range forms {
+		if n, ok := counts[f]; ok {
+			o.Set(f, ojson.NewInt(int64(n)))
+		}
+	}
+	return o
+}
+
+func errorsJSON(forms []string, errs map[string]string) *ojson.Value {
+	o := ojson.NewObject()
+	for _, f := range forms {
+		if msg, ok := errs[f]; ok {
+			o.Set(f, ojson.NewString(msg))
+		}
+	}
+	return o
+}
+
+func stringsJSON(ss []string) *ojson.Value {
+	a := ojson.NewArray()
+	for _, s := range ss {
+		a.Items = append(a.Items, ojson.NewString(s))
+	}
+	return a
+}
+
+// writeCSV writes one row per tool: server, tool, then each form's count
+// (empty where the form failed). Totals are not rows: a whole document's
+// count is not the sum of its tools', and a spreadsheet would add it in.
+func writeCSV(w io.Writer, r *Report) error {
+	cw := csv.NewWriter(w)
+	cw.Write(append([]string{"server", "tool"}, r.Forms...))
+	for _, s := range r.Servers {
+		for _, t := range s.Tools {
+			row := []string{csvText(serverName(s)), csvText(t.Name)}
+			for _, f := range r.Forms {
+				if n, ok := t.Counts[f]; ok {
+					row = append(row, strconv.Itoa(n))
+				} else {
+					row = append(row, "")
+				}
+			}
+			cw.Write(row)
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// csvText keeps a spreadsheet from running a name as a formula.
+func csvText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+

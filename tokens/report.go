@@ -1,0 +1,195 @@
+package tokens
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/mcpterm/mcpterm/convert"
+	"github.com/mcpterm/mcpterm/convert/toolset"
+)
+
+// Baseline is the form savings are measured against: what an LLM API
+// receives for each tool, {name, description, input_schema} minified.
+const Baseline = "json"
+
+// Floor is the form every other form is compared with as a ratio.
+const Floor = "floor"
+
+// Report is the token accounting for one or more servers under one encoding.
+type Report struct {
+	Encoding string
+	Forms    []string // column order: convert.Forms() order
+	Servers  []*ServerReport
+}
+
+// ServerReport is one server's counts.
+type ServerReport struct {
+	Server string // name the server gave, else the file it came from
+	Source string // where the tool list came from (file, or the server's own source note)
+	Tools  []ToolCounts
+	// Totals are counts of each form's whole document for the server, exactly
+	// the text `mcpterm convert --to FORM` prints, so shared definitions count
+	// once; they are not the sum of the per-tool rows.
+	Totals map[string]int
+	// Errors says why a form's whole document could not be counted.
+	Errors map[string]string
+	// LeftOut is what compact forms omit, with its cost in json_full tokens.
+	LeftOut map[string]LeftOutPart
+}
+
+// ToolCounts is one tool: each form rendered for a set holding only it.
+type ToolCounts struct {
+	Name   string
+	Counts map[string]int
+	Errors map[string]string
+}
+
+// Build counts every form of every set. A form that fails to render (or
+// panics) is reported as an error in its cells, never aborting the report;
+// Build itself fails only when the tokenizer cannot be loaded. forms nil
+// means convert.Forms(), so forms added to the registry appear here without
+// any change to this package.
+func Build(c *Counter, sets []*toolset.Set, forms []convert.Form) (*Report, error) {
+	if forms == nil {
+		forms = convert.Forms()
+	}
+	if _, err := c.Count(""); err != nil {
+		return nil, err
+	}
+	r := &Report{Encoding: c.Encoding()}
+	for _, f := range forms {
+		r.Forms = append(r.Forms, f.Name)
+	}
+	for _, set := range sets {
+		sr := &ServerReport{
+			Server: set.Server, Source: set.Source,
+			Totals: map[string]int{}, Errors: map[string]string{},
+		}
+		for _, f := range forms {
+			n, err := countForm(c, f, set)
+			if err != nil {
+				sr.Errors[f.Name] = err.Error()
+				continue
+			}
+			sr.Totals[f.Name] = n
+		}
+		for _, t := range set.Tools {
+			tc := ToolCounts{Name: t.Name, Counts: map[string]int{}, Errors: map[string]string{}}
+			single := convert.Single(set, t)
+			for _, f := range forms {
+				n, err := countForm(c, f, single)
+				if err != nil {
+					tc.Errors[f.Name] = err.Error()
+					continue
+				}
+				tc.Counts[f.Name] = n
+			}
+			sr.Tools = append(sr.Tools, tc)
+		}
+		lo, err := leftOut(c, set)
+		if err != nil {
+			return nil, err
+		}
+		sr.LeftOut = lo
+		r.Servers = append(r.Servers, sr)
+	}
+	return r, nil
+}
+
+func countForm(c *Counter, f convert.Form, set *toolset.Set) (int, error) {
+	text, err := render(f, set)
+	if err != nil {
+		return 0, err
+	}
+	return c.Count(text)
+}
+
+// render runs a form's renderer, turning a panic in it into an error: the
+// report shows every other form even when one renderer is broken.
+func render(f convert.Form, set *toolset.Set) (text string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("renderer panicked: %v", p)
+		}
+	}()
+	if f.Render == nil {
+		return "", fmt.Errorf("form has no renderer")
+	}
+	return f.Render(set)
+}
+
+// Saved is how much smaller form is than the json baseline, in percent of
+// the baseline (negative when larger). ok is false when either count is
+// missing or the baseline is zero.
+func Saved(counts map[string]int, form string) (pct float64, ok bool) {
+	base, ok1 := counts[Baseline]
+	n, ok2 := counts[form]
+	if !ok1 || !ok2 || base == 0 {
+		return 0, false
+	}
+	return 100 * float64(base-n) / float64(base), true
+}
+
+// FloorRatio is form's count as a multiple of the floor's.
+func FloorRatio(counts map[string]int, form string) (ratio float64, ok bool) {
+	fl, ok1 := counts[Floor]
+	n, ok2 := counts[form]
+	if !ok1 || !ok2 || fl == 0 {
+		return 0, false
+	}
+	return float64(n) / float64(fl), true
+}
+
+// GrandTotal adds up the server totals. A form missing (failed) for any
+// server is left out of the sum and named in incomplete, rather than shown
+// as a smaller number than the truth.
+func (r *Report) GrandTotal() (totals map[string]int, incomplete []string) {
+	totals = map[string]int{}
+	for _, f := range r.Forms {
+		sum, ok := 0, true
+		for _, s := range r.Servers {
+			n, has := s.Totals[f]
+			ok = ok && has
+			sum += n
+		}
+		if ok {
+			totals[f] = sum
+		} else {
+			incomplete = append(incomplete, f)
+		}
+	}
+	return totals, incomplete
+}
+
+// SortFields are the accepted --sort values: the server's own order, the
+// tool name, or any form (largest count first).
+func (r *Report) SortFields() []string {
+	return append([]string{"order", "name"}, r.Forms...)
+}
+
+// Sort orders every server's tool rows by field (see SortFields). Rows with
+// no count for a form sort last; ties keep the server's order.
+func (r *Report) Sort(field string) error {
+	if !slices.Contains(r.SortFields(), field) {
+		return fmt.Errorf("unknown sort field %q (want one of: %s)", field, strings.Join(r.SortFields(), ", "))
+	}
+	for _, s := range r.Servers {
+		switch field {
+		case "order":
+		case "name":
+			slices.SortStableFunc(s.Tools, func(a, b ToolCounts) int { return strings.Compare(a.Name, b.Name) })
+		default:
+			key := func(t ToolCounts) int {
+				if n, ok := t.Counts[field]; ok {
+					return n
+				}
+				return math.MinInt
+			}
+			slices.SortStableFunc(s.Tools, func(a, b ToolCounts) int { return cmp.Compare(key(b), key(a)) })
+		}
+	}
+	return nil
+}
