@@ -383,4 +383,3 @@ func csvText(s string) string {
 	}
 	return s
 }
-
