@@ -217,7 +217,7 @@ func (r *renderer) tool(t *toolset.Tool, code string) *sexpr.Node {
 		for _, m := range raw.Members {
 			switch {
 			case toolKnownKeys[m.Key]:
-			case toolLeftOut[m.Key]:
+			case toolLeftOut[m.Key] || strings.HasPrefix(m.Key, "x-"):
 				r.left.add(m.Key, memberBytes(m.Key, m.Value))
 			default:
 				extra.Set(m.Key, m.Value)

@@ -287,7 +287,7 @@ func (r *renderer) recContent(ms []ojson.Member, c ctx, exclude string) ([]*sexp
 			if p.Key == exclude {
 				continue
 			}
-			n := r.param(p.Key, p.Value, c)
+			n := r.param(p.Key, p.Value, required[p.Key], c)
 			if required[p.Key] {
 				reqItems = append(reqItems, n)
 			} else {
@@ -315,9 +315,9 @@ func (r *renderer) recContent(ms []ojson.Member, c ctx, exclude string) ([]*sexp
 }
 
 // param renders one property as (name TYPE ["doc"] [:default V]). A
-// required property whose type is (opt T) is written (or T null), because a
-// bare (opt T) type on a parameter marks it optional.
-func (r *renderer) param(name string, s *ojson.Value, c ctx) *sexpr.Node {
+// required property whose type is (opt T) is written (or T null), because
+// (opt T) as a parameter's type also marks the parameter optional.
+func (r *renderer) param(name string, s *ojson.Value, required bool, c ctx) *sexpr.Node {
 	n := sexpr.L(paramName(name))
 	pc := c.in(name)
 	var doc string
@@ -333,8 +333,17 @@ func (r *renderer) param(name string, s *ojson.Value, c ctx) *sexpr.Node {
 		}
 	}
 	t := r.typeOf(s, pc)
-	if t.Head() == "opt" && len(t.Items) == 2 {
-		t = sexpr.L(sexpr.Sym("or"), t.Items[1], sexpr.Sym("null"))
+	if t.Head() == "opt" && required {
+		inner := []*sexpr.Node{t.Items[1]}
+		if in := t.Items[1]; in.Head() == "or" && allTypeWords(in.Items[1:]) {
+			inner = in.Items[1:]
+		}
+		or := sexpr.L(append(append([]*sexpr.Node{sexpr.Sym("or")}, inner...), sexpr.Sym("null"))...)
+		if len(t.Items) == 2 {
+			t = or
+		} else {
+			t = sexpr.L(append([]*sexpr.Node{or}, t.Items[2:]...)...)
+		}
 	}
 	n.Items = append(n.Items, t)
 	if doc = r.fieldDoc(doc); doc != "" {
@@ -344,6 +353,18 @@ func (r *renderer) param(name string, s *ojson.Value, c ctx) *sexpr.Node {
 		n.Items = append(n.Items, sexpr.Kw("default"), r.data(def, 0))
 	}
 	return n
+}
+
+func allTypeWords(ns []*sexpr.Node) bool {
+	for _, n := range ns {
+		if n.Kind != sexpr.Symbol {
+			return false
+		}
+		if _, ok := simpleTypes[n.Text]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // withPairs appends the remaining keywords to a rendered base. Forms whose
