@@ -131,14 +131,14 @@ func (op *Operation) parameterInfos() *ojson.Value {
 			Set("name", ojson.NewString("input")).
 			Set("type", ojson.NewString("object")).
 			Set("required", ojson.NewBool(false)).
-			Set("description", ojson.NewString("UPDATE convention: the fields to change may go here instead of beside the identifiers")))
+			Set("description", ojson.NewString("the fields to change, beside the identifiers (UPDATE convention)")))
 	}
 	if op.Fields {
 		list.Items = append(list.Items, ojson.NewObject().
 			Set("name", ojson.NewString("fields")).
 			Set("type", ojson.NewString("array")).
 			Set("required", ojson.NewBool(false)).
-			Set("description", ojson.NewString("dot paths to keep in a JSON result (client-side projection)")).
+			Set("description", ojson.NewString("dot paths to keep in the result")).
 			Set("items", ojson.NewObject().Set("type", ojson.NewString("string"))))
 	}
 	return list
@@ -154,10 +154,7 @@ func (op *Operation) returns() *ojson.Value {
 		copyDescription(o, op.Tool.OutputSchema, nil)
 		return o
 	}
-	return ojson.NewObject().
-		Set("name", ojson.NewString("Content")).
-		Set("kind", ojson.NewString("scalar")).
-		Set("description", ojson.NewString("the tool's content: parsed JSON when it returns JSON text, else text"))
+	return ojson.NewObject().Set("name", ojson.NewString("Content")).Set("kind", ojson.NewString("scalar"))
 }
 
 // resultTypeName: "get_todo" -> "GetTodoResult".

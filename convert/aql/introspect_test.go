@@ -57,7 +57,7 @@ func TestIntrospectOperationDetails(t *testing.T) {
 	want := `[{"name":"completed","type":"boolean","required":false},` +
 		`{"name":"limit","type":"integer","required":false,"default":50,"minimum":1,"maximum":100},` +
 		`{"name":"offset","type":"integer","required":false,"default":0,"minimum":0},` +
-		`{"name":"fields","type":"array","required":false,"description":"dot paths to keep in a JSON result (client-side projection)","items":{"type":"string"}}]`
+		`{"name":"fields","type":"array","required":false,"description":"dot paths to keep in the result","items":{"type":"string"}}]`
 	if got := op.Get("parameters").Compact(); got != want {
 		t.Errorf("parameters\n got %s\nwant %s", got, want)
 	}
@@ -116,7 +116,7 @@ func TestIntrospectTypes(t *testing.T) {
 	for _, ty := range ask(t, a, `{"query":"types"}`).Get("types").Items {
 		names = append(names, ty.Get("name").Str+":"+ty.Get("kind").Str)
 	}
-	want := "SemanticCategory:enum OperationInput:object OperationResult:union OperationSuccess:object OperationFailure:object EndpointPermissions:object Id:scalar RawId:scalar User:object Node:object"
+	want := "SemanticCategory:enum OperationInput:object OperationResult:union OperationSuccess:object OperationFailure:object Content:scalar EndpointPermissions:object Id:scalar RawId:scalar User:object Node:object"
 	if strings.Join(names, " ") != want {
 		t.Errorf("types\n got %s\nwant %s", strings.Join(names, " "), want)
 	}

@@ -49,6 +49,9 @@ func protocolTypes() []typeEntry {
 		obj("OperationFailure", "Failed result",
 			field("success", "boolean", true, "false"),
 			field("error", "object", true, "{code, message, details?}")),
+		{name: "Content", kind: "scalar", desc: "A tool's result without an output schema: parsed JSON when the tool returns JSON text, else its text or content blocks",
+			detail: ojson.NewObject().Set("name", ojson.NewString("Content")).Set("kind", ojson.NewString("scalar")).
+				Set("description", ojson.NewString("A tool's result without an output schema: parsed JSON when the tool returns JSON text, else its text or content blocks"))},
 		obj("EndpointPermissions", "Permission flags of an operation",
 			field("readOnly", "boolean", true, "the operation does not modify state"),
 			field("destructive", "boolean", true, "the operation may remove or overwrite state")),
