@@ -1,6 +1,7 @@
 package term
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -39,4 +40,28 @@ func FirstSentence(s string) string {
 func abbreviationBefore(s string) bool {
 	j := strings.LastIndexFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '(' })
 	return abbreviations[s[j+1:]]
+}
+
+// Summary is the one-line account of what a rendering left out and
+// dropped, for a command's stderr. It is empty when nothing was.
+func (d *Document) Summary() string {
+	var parts []string
+	if len(d.LeftOut) > 0 {
+		parts = append(parts, "left out (not model-facing): "+omissions(d.LeftOut))
+	}
+	if len(d.Dropped) > 0 {
+		parts = append(parts, "dropped (lean): "+omissions(d.Dropped))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func omissions(os []Omission) string {
+	var b strings.Builder
+	for i, o := range os {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s ×%d (%d B)", o.What, o.Count, o.Bytes)
+	}
+	return b.String()
 }

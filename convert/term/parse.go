@@ -2,7 +2,6 @@ package term
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/sexpr"
@@ -210,7 +209,7 @@ func (cv *conv) seedVariants(vs []*sexpr.Node, comb string) (*ojson.Value, error
 		if len(rest) > 0 && rest[0].Kind == sexpr.Symbol {
 			tag, rest = rest[0].Text, rest[1:]
 		}
-		o, err := cv.variant(SeedTag, tag, rest, v)
+		o, err := cv.variant(SeedTag, tag, rest, v, true)
 		if err != nil {
 			return nil, err
 		}
@@ -224,22 +223,32 @@ func (cv *conv) seedVariants(vs []*sexpr.Node, comb string) (*ojson.Value, error
 
 // variant builds one tagged object: the tag property first, then the
 // variant's parameters.
-func (cv *conv) variant(tagProp, tag string, items []*sexpr.Node, at *sexpr.Node) (*ojson.Value, error) {
+// A design-notes variant that has a parameter of its own named like SeedTag
+// (seed's (deftype Join (join ... (type :inner|:left|:right) ...))) is read as
+// a plain record.
+func (cv *conv) variant(tagProp, tag string, items []*sexpr.Node, at *sexpr.Node, seed bool) (*ojson.Value, error) {
 	props, req, pairs, err := cv.recItems(items, at)
 	if err != nil {
 		return nil, err
 	}
+	all := ojson.NewObject()
+	reqArr := ojson.NewArray()
 	if props.Has(tagProp) {
-		return nil, sexpr.Errorf(at, "variant %s has a parameter named like its tag property %s", tag, tagProp)
+		if !seed {
+			return nil, sexpr.Errorf(at, "variant %s has a parameter named like its tag property %s", tag, tagProp)
+		}
+	} else {
+		all.Set(tagProp, ojson.NewObject().Set("const", ojson.NewString(tag)))
+		reqArr.Items = append(reqArr.Items, ojson.NewString(tagProp))
 	}
-	all := ojson.NewObject().Set(tagProp, ojson.NewObject().Set("const", ojson.NewString(tag)))
 	all.Members = append(all.Members, props.Members...)
 	o := ojson.NewObject().Set("type", ojson.NewString("object")).Set("properties", all)
-	reqArr := ojson.NewArray(ojson.NewString(tagProp))
 	for _, r := range req {
 		reqArr.Items = append(reqArr.Items, ojson.NewString(r))
 	}
-	o.Set("required", reqArr)
+	if len(reqArr.Items) > 0 {
+		o.Set("required", reqArr)
+	}
 	if err := cv.pairs(o, pairs); err != nil {
 		return nil, err
 	}
@@ -646,12 +655,4 @@ func dataOf(n *sexpr.Node, depth int) (*ojson.Value, error) {
 		arr.Items = append(arr.Items, v)
 	}
 	return arr, nil
-}
-
-func describeAll(ns []*sexpr.Node) string {
-	var parts []string
-	for _, n := range ns {
-		parts = append(parts, sexpr.Describe(n))
-	}
-	return strings.Join(parts, ", ")
 }

@@ -419,7 +419,7 @@ func (cv *conv) tagged(n *sexpr.Node, args []*sexpr.Node) (*ojson.Value, error) 
 			return nil, sexpr.Errorf(v.Items[0], "variant %s appears twice", tag)
 		}
 		seen[tag] = true
-		o, err := cv.variant(prop, tag, v.Items[1:], v)
+		o, err := cv.variant(prop, tag, v.Items[1:], v, false)
 		if err != nil {
 			return nil, err
 		}

@@ -11,8 +11,9 @@ import (
 
 // Options select a rendering. The zero value is the lossless form.
 type Options struct {
-	// Lean cuts tool descriptions to their first sentence and drops field,
-	// type and variant descriptions; Document.Dropped says what went.
+	// Lean cuts tool descriptions to their first sentence and drops the
+	// descriptions and titles inside schemas; Document.Dropped says what
+	// went. Validation is unaffected: only annotations are dropped.
 	Lean bool
 }
 

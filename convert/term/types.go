@@ -411,6 +411,10 @@ func (r *renderer) pair(m ojson.Member, c ctx) []*sexpr.Node {
 		}
 		return []*sexpr.Node{kw, l}
 	}
+	if k == "title" && v.Kind == ojson.String && r.opts.Lean {
+		r.drop.add("field titles", len(v.Str))
+		return nil
+	}
 	if k == "description" && v.Kind == ojson.String {
 		d := r.fieldDoc(v.Str)
 		if d == "" && v.Str != "" {
