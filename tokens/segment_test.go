@@ -33,7 +33,7 @@ func TestSegmentsSumToWhole(t *testing.T) {
 	for _, enc := range Encodings() {
 		e := testEncoder(t, enc)
 		c := testCounter(t, enc)
-		for i := range 400 {
+		for i := range 150 {
 			text := randomText(r, 1+r.IntN(300))
 			for edit := range 4 {
 				checkSegments(t, e, c, text)

@@ -1,0 +1,252 @@
+package tokens
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/mcpterm/mcpterm/convert"
+	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/convert/toolset"
+)
+
+func loadSet(t testing.TB, path string) *toolset.Set {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := toolset.Parse(data)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return set
+}
+
+func hardSet(t testing.TB) *toolset.Set {
+	return loadSet(t, filepath.Join("testdata", "hard.tools.json"))
+}
+
+// TestCorpusOrdering is the issue's check on every corpus file: json is
+// cheaper than json_pretty, the floor is below json, and — once the term
+// form is registered — term < json and floor <= term.
+func TestCorpusOrdering(t *testing.T) {
+	c := testCounter(t, O200kBase)
+	for _, path := range corpusFiles(t) {
+		set := loadSet(t, path)
+		r, err := Build(c, []*toolset.Set{set}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := r.Servers[0]
+		name := filepath.Base(path)
+		t.Run(name, func(t *testing.T) {
+			tot := s.Totals
+			for _, f := range []string{Baseline, "json_pretty", Floor} {
+				if _, ok := tot[f]; !ok {
+					t.Fatalf("no total for %s: %v", f, s.Errors[f])
+				}
+			}
+			if !(tot[Baseline] < tot["json_pretty"]) {
+				t.Errorf("json %d is not below json_pretty %d", tot[Baseline], tot["json_pretty"])
+			}
+			if !(tot[Floor] < tot[Baseline]) {
+				t.Errorf("floor %d is not below json %d", tot[Floor], tot[Baseline])
+			}
+			for _, tool := range s.Tools {
+				if !(tool.Counts[Baseline] < tool.Counts["json_pretty"]) {
+					t.Errorf("%s: json %d is not below json_pretty %d", tool.Name, tool.Counts[Baseline], tool.Counts["json_pretty"])
+				}
+			}
+		})
+		t.Run(name+"/term", func(t *testing.T) {
+			if _, ok := convert.FormByName("term"); !ok {
+				t.Skip("form \"term\" is not in convert.Forms() yet, so term < json and floor <= term cannot be checked")
+			}
+			tot := s.Totals
+			term, ok := tot["term"]
+			if !ok {
+				t.Fatalf("term failed to render: %s", s.Errors["term"])
+			}
+			if !(term < tot[Baseline]) {
+				t.Errorf("term %d is not below json %d", term, tot[Baseline])
+			}
+			if !(tot[Floor] <= term) {
+				t.Errorf("floor %d is above term %d", tot[Floor], term)
+			}
+		})
+	}
+}
+
+// TestReportCountsRenderedText: a total is the exact count of the text
+// `convert --to FORM` prints for the server, a tool's count that of the form
+// rendered for that tool alone — checked against an uncached encoder.
+func TestReportCountsRenderedText(t *testing.T) {
+	e := testEncoder(t, Cl100kBase)
+	c := testCounter(t, Cl100kBase)
+	set := hardSet(t)
+	r, err := Build(c, []*toolset.Set{set}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Encoding != Cl100kBase {
+		t.Fatalf("encoding %q", r.Encoding)
+	}
+	s := r.Servers[0]
+	for _, f := range convert.Forms() {
+		text, err := f.Render(set)
+		if err != nil {
+			if s.Errors[f.Name] == "" {
+				t.Errorf("%s fails to render (%v) but the report has no error for it", f.Name, err)
+			}
+			continue
+		}
+		if got, want := s.Totals[f.Name], e.count(text); got != want {
+			t.Errorf("%s total %d, rendered text counts %d", f.Name, got, want)
+		}
+		for i, tool := range set.Tools {
+			text, err := f.Render(convert.Single(set, tool))
+			if err != nil {
+				continue
+			}
+			if got, want := s.Tools[i].Counts[f.Name], e.count(text); got != want {
+				t.Errorf("%s/%s: %d, rendered text counts %d", f.Name, tool.Name, got, want)
+			}
+		}
+	}
+}
+
+// TestFormsComeFromTheRegistry: the report's columns are exactly the forms
+// it is given, in order, so a form added to convert.Forms() shows up.
+func TestFormsComeFromTheRegistry(t *testing.T) {
+	c := testCounter(t, O200kBase)
+	r, err := Build(c, []*toolset.Set{hardSet(t)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, f := range convert.Forms() {
+		want = append(want, f.Name)
+	}
+	if len(r.Forms) != len(want) {
+		t.Fatalf("forms %v, registry %v", r.Forms, want)
+	}
+	for i := range want {
+		if r.Forms[i] != want[i] {
+			t.Fatalf("forms %v, registry %v", r.Forms, want)
+		}
+	}
+	upper := convert.Form{Name: "shout", Render: func(s *toolset.Set) (string, error) { return "NAMES " + s.Tools[0].Name, nil }}
+	r, err = Build(c, []*toolset.Set{hardSet(t)}, []convert.Form{upper})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Forms) != 1 || r.Servers[0].Totals["shout"] == 0 || r.Servers[0].Tools[2].Counts["shout"] == 0 {
+		t.Fatalf("custom form not counted: %+v", r.Servers[0])
+	}
+}
+
+// TestBrokenFormsAreReported: a form that errors, panics or fails for one
+// tool shows its error; the other forms are still counted.
+func TestBrokenFormsAreReported(t *testing.T) {
+	c := testCounter(t, O200kBase)
+	forms := append(convert.Forms(),
+		convert.Form{Name: "fails", Render: func(*toolset.Set) (string, error) { return "", errors.New("cannot render\x1b[31m") }},
+		convert.Form{Name: "panics", Render: func(*toolset.Set) (string, error) { panic("boom") }},
+		convert.Form{Name: "picky", Render: func(s *toolset.Set) (string, error) {
+			for _, t := range s.Tools {
+				if t.Name == "ping" {
+					return "", errors.New("no ping")
+				}
+			}
+			return "fine", nil
+		}},
+	)
+	r, err := Build(c, []*toolset.Set{hardSet(t)}, forms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := r.Servers[0]
+	if s.Errors["fails"] == "" || s.Errors["panics"] == "" || s.Errors["picky"] == "" {
+		t.Fatalf("errors not recorded: %v", s.Errors)
+	}
+	if _, ok := s.Totals[Baseline]; !ok {
+		t.Fatal("json not counted next to failing forms")
+	}
+	if s.Tools[0].Counts["picky"] != 1 || s.Tools[2].Errors["picky"] != "no ping" {
+		t.Fatalf("per-tool failure not isolated: %+v / %+v", s.Tools[0], s.Tools[2])
+	}
+	for _, format := range Formats() {
+		out := writeString(t, r, format)
+		if containsESC(out) {
+			t.Errorf("%s output carries an escape sequence from an error message", format)
+		}
+	}
+}
+
+func TestLeftOut(t *testing.T) {
+	c := testCounter(t, O200kBase)
+	set := hardSet(t)
+	lo, err := leftOut(c, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// icons and _meta once each; $schema in the input and output schemas;
+	// x-vendor-hint, x-unit (deep in items) and the tool-level
+	// x-experimental, but not the parameter named x-trace-id.
+	want := map[string]int{"icons": 1, "_meta": 1, "$schema": 2, "x-*": 3}
+	for k, n := range want {
+		if lo[k].Count != n {
+			t.Errorf("%s: count %d, want %d", k, lo[k].Count, n)
+		}
+		if lo[k].Tokens <= 0 {
+			t.Errorf("%s: cost %d tokens", k, lo[k].Tokens)
+		}
+	}
+	// The cost is the difference the part makes to the tool as sent.
+	raw := set.Tools[0].Raw
+	full, _ := c.Count(raw.Compact())
+	noIcons := raw.Clone()
+	noIcons.Delete("icons")
+	rest, _ := c.Count(noIcons.Compact())
+	if lo["icons"].Tokens != full-rest {
+		t.Errorf("icons cost %d, want %d", lo["icons"].Tokens, full-rest)
+	}
+	if ojson.Equal(raw, noIcons) {
+		t.Fatal("clone shares the tool")
+	}
+	if !set.Tools[0].Raw.Has("icons") {
+		t.Fatal("leftOut modified the tool")
+	}
+}
+
+func TestSort(t *testing.T) {
+	c := testCounter(t, O200kBase)
+	r, err := Build(c, []*toolset.Set{hardSet(t)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Sort("name"); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{}
+	for _, tool := range r.Servers[0].Tools {
+		names = append(names, tool.Name)
+	}
+	if names[0] != "data_platform_query" || names[1] != "note_update" || names[2] != "ping" {
+		t.Fatalf("by name: %v", names)
+	}
+	if err := r.Sort(Baseline); err != nil {
+		t.Fatal(err)
+	}
+	tools := r.Servers[0].Tools
+	for i := 1; i < len(tools); i++ {
+		if tools[i-1].Counts[Baseline] < tools[i].Counts[Baseline] {
+			t.Fatalf("by json: not descending at %d", i)
+		}
+	}
+	if err := r.Sort("bogus"); err == nil {
+		t.Fatal("unknown sort field accepted")
+	}
+}
