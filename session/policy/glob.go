@@ -1,0 +1,147 @@
+package policy
+
+import (
+	"errors"
+	"unicode/utf8"
+)
+
+// pattern is a compiled glob over tool names. Unlike path.Match, '/' and '.'
+// are ordinary characters: tool names such as "github.create_issue" or
+// "fs/read" are single names, and "github.*" should match them.
+type pattern struct {
+	src   string
+	items []item
+}
+
+type itemKind uint8
+
+const (
+	lit   itemKind = iota // one rune
+	any1                  // ?
+	star                  // *
+	class                 // [...]
+)
+
+type item struct {
+	kind   itemKind
+	r      rune
+	negate bool
+	ranges [][2]rune
+}
+
+func compile(src string) (pattern, error) {
+	p := pattern{src: src}
+	for i := 0; i < len(src); {
+		r, n := utf8.DecodeRuneInString(src[i:])
+		i += n
+		switch r {
+		case '*':
+			if len(p.items) > 0 && p.items[len(p.items)-1].kind == star {
+				continue // ** is *
+			}
+			p.items = append(p.items, item{kind: star})
+		case '?':
+			p.items = append(p.items, item{kind: any1})
+		case '\\':
+			if i >= len(src) {
+				return pattern{}, errors.New("ends with a lone backslash")
+			}
+			r, n = utf8.DecodeRuneInString(src[i:])
+			i += n
+			p.items = append(p.items, item{kind: lit, r: r})
+		case '[':
+			it, next, err := parseClass(src, i)
+			if err != nil {
+				return pattern{}, err
+			}
+			p.items = append(p.items, it)
+			i = next
+		default:
+			p.items = append(p.items, item{kind: lit, r: r})
+		}
+	}
+	return p, nil
+}
+
+// parseClass reads a [...] class whose body starts at i.
+func parseClass(src string, i int) (item, int, error) {
+	it := item{kind: class}
+	if i < len(src) && (src[i] == '!' || src[i] == '^') {
+		it.negate = true
+		i++
+	}
+	first := true
+	for {
+		if i >= len(src) {
+			return item{}, 0, errors.New("has an unterminated [ class")
+		}
+		r, n := utf8.DecodeRuneInString(src[i:])
+		if r == ']' && !first {
+			return it, i + n, nil
+		}
+		first = false
+		i += n
+		if r == '\\' {
+			if i >= len(src) {
+				return item{}, 0, errors.New("ends with a lone backslash")
+			}
+			r, n = utf8.DecodeRuneInString(src[i:])
+			i += n
+		}
+		lo, hi := r, r
+		if i+1 < len(src) && src[i] == '-' && src[i+1] != ']' {
+			hi, n = utf8.DecodeRuneInString(src[i+1:])
+			i += 1 + n
+			if hi < lo {
+				return item{}, 0, errors.New("has a backwards range in a [ class")
+			}
+		}
+		it.ranges = append(it.ranges, [2]rune{lo, hi})
+	}
+}
+
+func (it item) one(r rune) bool {
+	switch it.kind {
+	case lit:
+		return r == it.r
+	case any1:
+		return true
+	case class:
+		in := false
+		for _, rg := range it.ranges {
+			if r >= rg[0] && r <= rg[1] {
+				in = true
+				break
+			}
+		}
+		return in != it.negate
+	}
+	return false
+}
+
+// match reports whether the whole name matches. It backtracks only to the
+// last star, so it runs in O(len(name) * len(pattern)) at worst.
+func (p pattern) match(name string) bool {
+	rs := []rune(name)
+	pi, ni := 0, 0
+	starP, starN := -1, 0
+	for ni < len(rs) {
+		switch {
+		case pi < len(p.items) && p.items[pi].kind == star:
+			starP, starN = pi, ni
+			pi++
+		case pi < len(p.items) && p.items[pi].one(rs[ni]):
+			pi++
+			ni++
+		case starP >= 0:
+			starN++
+			pi, ni = starP+1, starN
+		default:
+			return false
+		}
+	}
+	for pi < len(p.items) && p.items[pi].kind == star {
+		pi++
+	}
+	return pi == len(p.items)
+}

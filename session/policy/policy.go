@@ -1,0 +1,215 @@
+// Package policy holds the safety rules for agents that drive `mcpterm call`
+// (and the gateway) in a loop, as seed 003's CLI dispatch loop does for
+// shell commands: an allow-list, a deny-list, a read-only mode, explicit
+// confirmation for destructive tools, an audit log, and capped output.
+//
+// The API:
+//
+//   - New(Rules{Allow, Deny, ReadOnly, Yes}) (*Policy, error): patterns are
+//     globs on real tool names (not short codes): * any run, ? one character,
+//     [abc] [a-z] [!x] classes, \ escapes; an entry may list several patterns
+//     separated by commas.
+//   - (*Policy).Check(Call) Decision: Allow, Deny or Confirm (destructive,
+//     needs --yes), always with a reason a person or an agent can act on.
+//   - IsDestructive(Call): the rule the check uses, for badges in the UI.
+//   - OpenAudit(path, redactor) / (*Audit).Record(AuditRecord): JSON lines.
+//   - Cap(text, n): bound printed output, saying how much was cut.
+//
+// The order of the checks: a --deny match refuses (deny wins over allow);
+// with an allow-list, a tool matching none of it is refused; --read-only
+// refuses every tool not annotated readOnlyHint: true, and any tool the
+// caller classified as a delete; a destructive tool needs --yes. Destructive means annotated destructiveHint: true, or not
+// read-only with no destructiveHint (the MCP default), or classified as a
+// delete by the caller (AQL's DELETE category). Annotations are untrusted
+// hints, so hints from the caller can only make a call stricter, never
+// looser; a tool the server does not list has no annotations at all.
+package policy
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcpterm/mcpterm/convert/safe"
+	"github.com/mcpterm/mcpterm/convert/toolset"
+)
+
+// Rules are the user's settings, as given on the command line.
+type Rules struct {
+	Allow    []string // --allow patterns; none means every tool
+	Deny     []string // --deny patterns; they win over Allow
+	ReadOnly bool     // --read-only
+	Yes      bool     // --yes: destructive tools confirmed
+}
+
+// Category is a caller's classification of a tool, such as AQL's CRUDE
+// categories; only Delete changes a decision.
+type Category string
+
+const (
+	Create  Category = "create"
+	Read    Category = "read"
+	Update  Category = "update"
+	Delete  Category = "delete"
+	Execute Category = "execute"
+)
+
+// Call is what a decision is about.
+type Call struct {
+	Tool string // the real tool name
+	// Known is set when the server lists the tool, so Annotations are what
+	// it declared; an unlisted tool has none.
+	Known       bool
+	Annotations toolset.Annotations
+	Category    Category
+}
+
+// CallOf describes a listed tool; t may be nil for a tool the server does
+// not list.
+func CallOf(name string, t *toolset.Tool, c Category) Call {
+	if t == nil {
+		return Call{Tool: name, Category: c}
+	}
+	return Call{Tool: name, Known: true, Annotations: t.Annotations, Category: c}
+}
+
+// Verdict is the outcome of a check.
+type Verdict string
+
+const (
+	Allow   Verdict = "allow"
+	Deny    Verdict = "deny"
+	Confirm Verdict = "confirm" // destructive and not confirmed: run again with --yes
+)
+
+// Decision is a verdict with the reason for it.
+type Decision struct {
+	Verdict     Verdict
+	Reason      string // one sentence, naming the tool and the rule
+	Rule        string // the deciding rule: `--deny "delete_*"`, "--read-only", "destructive", ...
+	Destructive bool
+}
+
+// Allowed reports whether the call may run.
+func (d Decision) Allowed() bool { return d.Verdict == Allow }
+
+// Policy is a validated set of rules; it is immutable and safe for
+// concurrent use.
+type Policy struct {
+	allow, deny []pattern
+	readOnly    bool
+	yes         bool
+}
+
+// New validates the rules' patterns.
+func New(r Rules) (*Policy, error) {
+	p := &Policy{readOnly: r.ReadOnly, yes: r.Yes}
+	var err error
+	if p.allow, err = compileAll(r.Allow, "--allow"); err != nil {
+		return nil, err
+	}
+	if p.deny, err = compileAll(r.Deny, "--deny"); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func compileAll(entries []string, flag string) ([]pattern, error) {
+	var out []pattern
+	for _, e := range entries {
+		for _, s := range strings.Split(e, ",") {
+			s = strings.TrimSpace(s)
+			if s == "" {
+				continue
+			}
+			pt, err := compile(s)
+			if err != nil {
+				return nil, fmt.Errorf("policy: %s %q: %w", flag, s, err)
+			}
+			out = append(out, pt)
+		}
+	}
+	return out, nil
+}
+
+// Check decides whether a call may run.
+func (p *Policy) Check(c Call) Decision {
+	name := quote(c.Tool)
+	for _, pt := range p.deny {
+		if pt.match(c.Tool) {
+			rule := "--deny " + quote(pt.src)
+			return Decision{Verdict: Deny, Rule: rule, Reason: fmt.Sprintf("tool %s is refused by %s", name, rule),
+				Destructive: IsDestructive(c)}
+		}
+	}
+	if len(p.allow) > 0 {
+		matched := false
+		for _, pt := range p.allow {
+			if pt.match(c.Tool) {
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			var list []string
+			for _, pt := range p.allow {
+				list = append(list, quote(pt.src))
+			}
+			return Decision{Verdict: Deny, Rule: "--allow", Destructive: IsDestructive(c),
+				Reason: fmt.Sprintf("tool %s is not allowed: it matches none of --allow %s", name, strings.Join(list, ", "))}
+		}
+	}
+	destructive, why := destructiveWhy(c)
+	if p.readOnly && (!c.Annotations.ReadOnly() || destructive) {
+		reason := fmt.Sprintf("tool %s is not annotated readOnlyHint: true, and --read-only runs nothing else", name)
+		switch {
+		case destructive && c.Annotations.ReadOnly():
+			reason = fmt.Sprintf("tool %s is %s, and --read-only refuses it", name, why)
+		case !c.Known:
+			reason = fmt.Sprintf("tool %s is not in the server's tool list, so nothing says it is read-only, and --read-only runs only tools annotated readOnlyHint: true", name)
+		}
+		return Decision{Verdict: Deny, Rule: "--read-only", Reason: reason, Destructive: destructive}
+	}
+	if destructive && !p.yes {
+		return Decision{Verdict: Confirm, Rule: "destructive", Destructive: true,
+			Reason: fmt.Sprintf("tool %s is destructive (%s); pass --yes to run it", name, why)}
+	}
+	if destructive {
+		return Decision{Verdict: Allow, Rule: "--yes", Destructive: true,
+			Reason: fmt.Sprintf("tool %s is destructive (%s) and confirmed by --yes", name, why)}
+	}
+	return Decision{Verdict: Allow, Rule: "non-destructive", Reason: fmt.Sprintf("tool %s is allowed (%s)", name, why)}
+}
+
+// IsDestructive applies the destructive rule of the package comment.
+func IsDestructive(c Call) bool {
+	d, _ := destructiveWhy(c)
+	return d
+}
+
+func destructiveWhy(c Call) (bool, string) {
+	a := c.Annotations
+	switch {
+	case c.Category == Delete && a.ReadOnly():
+		return true, "classified as a delete, whatever its readOnlyHint says"
+	case c.Category == Delete:
+		return true, "classified as a delete"
+	case !c.Known:
+		return true, "not in the server's tool list, so MCP's default applies: not read-only means destructive"
+	case a.ReadOnly():
+		return false, "annotated readOnlyHint: true"
+	case a.DestructiveHint == nil:
+		return true, "not read-only and no destructiveHint, which MCP treats as destructive"
+	case *a.DestructiveHint:
+		return true, "annotated destructiveHint: true"
+	}
+	return false, "annotated destructiveHint: false"
+}
+
+// quote shows a name from a server (or a pattern) on one line, quoted,
+// with any terminal control sequences neutralised.
+func quote(s string) string { return `"` + safe.Line(s) + `"` }
+
+// Cap bounds output an agent will read to n bytes (marker included; n <= 0
+// means no bound), cutting on a UTF-8 boundary and ending with
+// "…(cut N bytes)". It returns how many bytes of text were left out.
+func Cap(text string, n int) (string, int) { return safe.Cut(text, n) }
