@@ -30,6 +30,9 @@ type item struct {
 }
 
 func compile(src string) (pattern, error) {
+	if !utf8.ValidString(src) {
+		return pattern{}, errors.New("is not valid UTF-8")
+	}
 	p := pattern{src: src}
 	for i := 0; i < len(src); {
 		r, n := utf8.DecodeRuneInString(src[i:])
