@@ -99,6 +99,16 @@ func (f *formatter) val(x, s *ojson.Value, depth int) *sexpr.Node {
 			if !isEscape(n) && f.readsBack(n, s, x) {
 				return n
 			}
+			// An earlier member may read the positional form as its own:
+			// naming the fields tells the members apart.
+			if av := f.p.view(a); av.record && x.Kind == ojson.Object {
+				if items, ok := f.recordItems(x, av, true, depth+1); ok && len(items) > 0 && items[0].Kind == sexpr.Keyword {
+					n := sexpr.L(items...)
+					if f.readsBack(n, s, x) {
+						return n
+					}
+				}
+			}
 		}
 		return escapeNode(x)
 	}
