@@ -108,9 +108,40 @@ func printableRun(s string, i int) int {
 
 // visible spells a C1 or bidi control as a \uXXXX escape.
 func visible(r rune) string {
+	switch {
+	case isC1(r):
+		return visibleC1[r-0x80]
+	case r >= 0x202a && r <= 0x202e:
+		return visibleBidi[r-0x202a]
+	case r >= 0x2066 && r <= 0x2069:
+		return visibleBidi[5+r-0x2066]
+	}
+	return spell(r)
+}
+
+func spell(r rune) string {
 	return string([]byte{'\\', 'u',
 		hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf]})
 }
+
+// the escapes, spelt once so hostile text does not cost an allocation each
+var (
+	visibleC1 = func() (v [0x20]string) {
+		for i := range v {
+			v[i] = spell(rune(0x80 + i))
+		}
+		return v
+	}()
+	visibleBidi = func() (v [9]string) {
+		for i := range 5 {
+			v[i] = spell(rune(0x202a + i))
+		}
+		for i := range 4 {
+			v[5+i] = spell(rune(0x2066 + i))
+		}
+		return v
+	}()
+)
 
 // escape skips the ESC sequence at i (s[i] == ESC) and returns where it ends.
 // A malformed sequence loses only what was read of it.
