@@ -35,13 +35,17 @@
 //     BS → ␈, NUL → ␀): visible, one column wide, and inert. A lone CR becomes
 //     a newline, so "safe\rEVIL" shows both words instead of letting the
 //     second overwrite the first; CR LF becomes LF.
-//   - C1 controls (U+0080–U+009F) and the bidi embedding, override and isolate
-//     characters (U+202A–U+202E, U+2066–U+2069) are shown as `\u00XX` /
-//     `\u202e` escapes, so a reader sees that something was there.
+//   - C1 controls (U+0080–U+009F), the bidi embedding, override and isolate
+//     characters (U+202A–U+202E, U+2066–U+2069), the line and paragraph
+//     separators (U+2028, U+2029) and the invisible Unicode tag characters
+//     (U+E0000–U+E007F, used to smuggle instructions past human readers) are
+//     shown as `\u0085` / `\u202e` / `\U000e0041` escapes, so a reader sees
+//     that something was there.
 //   - Invalid UTF-8 becomes U+FFFD, one per bad byte.
 //
 // The output never contains ESC, any C0 or C1 control other than \n and \t
-// (none at all from Line), DEL, a bidi control, or invalid UTF-8. Text
+// (none at all from Line), DEL, any of the hidden characters above, or
+// invalid UTF-8. Text
 // without any of those comes back unchanged and unallocated.
 package safe
 
@@ -171,3 +175,13 @@ func isC1(r rune) bool { return r >= 0x80 && r <= 0x9f }
 // text ("Trojan Source"); the plain marks U+200E/U+200F only nudge neutral
 // characters and are left alone.
 func isBidi(r rune) bool { return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 }
+
+// isHidden reports characters that are shown as escapes although they are
+// not controls: bidi controls, the line and paragraph separators (which
+// some renderers break lines at and width calculations disagree on), and
+// the Unicode tag characters U+E0000–U+E007F, invisible everywhere yet read
+// by language models ("ASCII smuggling" of instructions into tool
+// descriptions).
+func isHidden(r rune) bool {
+	return isBidi(r) || r == 0x2028 || r == 0x2029 || r >= 0xe0000 && r <= 0xe007f
+}

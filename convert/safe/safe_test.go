@@ -47,6 +47,9 @@ func TestTextTable(t *testing.T) {
 		{"bidi override", "user\u202Egnp.exe", `user\u202egnp.exe`, `user\u202egnp.exe`},
 		{"bidi isolates", "\u2066x\u2069", `\u2066x\u2069`, `\u2066x\u2069`},
 		{"lrm kept", "a\u200Eb", "a\u200Eb", "a\u200Eb"},
+		{"zwj emoji kept", "👩\u200d💻", "👩\u200d💻", "👩\u200d💻"},
+		{"line separator", "a\u2028b\u2029", `a\u2028b\u2029`, `a\u2028b\u2029`},
+		{"tag characters", "ok\U000E0069\U000E0067\U000E007F", `ok\U000e0069\U000e0067\U000e007f`, `ok\U000e0069\U000e0067\U000e007f`},
 		{"invalid utf8", "a\xffb\xc3", "a\uFFFDb\uFFFD", "a\uFFFDb\uFFFD"},
 		{"raw c1 byte is invalid utf8", "a\x9b31mb", "a\uFFFD31mb", "a\uFFFD31mb"},
 		{"empty", "", "", ""},
@@ -150,7 +153,7 @@ func checkSafe(t testing.TB, in, out string, single bool) {
 			if single {
 				t.Fatalf("single-line output of %q contains %q: %q", in, r, out)
 			}
-		case r < 0x20 || r == 0x7f || isC1(r) || isBidi(r):
+		case r < 0x20 || r == 0x7f || isC1(r) || isHidden(r):
 			t.Fatalf("output of %q contains control %U: %q", in, r, out)
 		}
 	}
@@ -162,7 +165,7 @@ func hostile(rng *rand.Rand) string {
 		"\x1b", "[", "]", "P", "X", "^", "_", "\\", "\a", "\x18", "\x1a", "\r", "\n", "\t",
 		"\b", "\x00", "\x7f", "0;", "8;;", "52;c;", "m", "31", "?", "1049h", " ", "(", "#",
 		"\u009b", "\u009c", "\u009d", "\u0090", "\u0085", "\xc2", "\x9c", "\x9b", "\xff",
-		"\u202e", "\u2066", "\u2069", "é", "世", "🙂", "abc", "\u200e", "\xe2\x80",
+		"\u202e", "\u2066", "\u2069", "\u2028", "\U000E0041", "é", "世", "🙂", "abc", "\u200e", "\xe2\x80",
 	}
 	var b strings.Builder
 	n := rng.IntN(40)
@@ -213,7 +216,7 @@ func TestPropertyPrintableTextUnchanged(t *testing.T) {
 		var b strings.Builder
 		for range rng.IntN(30) {
 			r := rune(0x20 + rng.IntN(0x3000))
-			if r == 0x7f || isC1(r) || isBidi(r) || (r >= 0xd800 && r <= 0xdfff) {
+			if r == 0x7f || isC1(r) || isHidden(r) || (r >= 0xd800 && r <= 0xdfff) {
 				continue
 			}
 			b.WriteRune(r)

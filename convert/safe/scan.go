@@ -81,7 +81,7 @@ func (sc *scanner) token(i int, single bool) (next int, piece string, plain bool
 		}
 		return i + n, visible(r), false
 	}
-	return i + n, visible(r), false // bidi control: printableRun stopped here
+	return i + n, visible(r), false // a hidden character: printableRun stopped here
 }
 
 // printableRun returns the end of the run of harmless text starting at i
@@ -98,7 +98,7 @@ func printableRun(s string, i int) int {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[j:])
-		if r == utf8.RuneError && n == 1 || isC1(r) || isBidi(r) {
+		if r == utf8.RuneError && n == 1 || isC1(r) || isHidden(r) {
 			break
 		}
 		j += n
@@ -106,7 +106,8 @@ func printableRun(s string, i int) int {
 	return j
 }
 
-// visible spells a C1 or bidi control as a \uXXXX escape.
+// visible spells a C1 control or hidden character as a \uXXXX (or
+// \UXXXXXXXX) escape.
 func visible(r rune) string {
 	switch {
 	case isC1(r):
@@ -120,6 +121,13 @@ func visible(r rune) string {
 }
 
 func spell(r rune) string {
+	if r > 0xffff {
+		b := []byte{'\\', 'U'}
+		for shift := 28; shift >= 0; shift -= 4 {
+			b = append(b, hexDigits[r>>shift&0xf])
+		}
+		return string(b)
+	}
 	return string([]byte{'\\', 'u',
 		hexDigits[r>>12&0xf], hexDigits[r>>8&0xf], hexDigits[r>>4&0xf], hexDigits[r&0xf]})
 }
