@@ -20,7 +20,9 @@
 //   - NewRedactor(secrets), Redact(text, secrets), (*Redactor).JSON(raw):
 //     hide secret values (tokens, env values, header values) as "***".
 //   - IsSecretName(name): whether a header or variable name looks like it
-//     holds a credential (Authorization, *TOKEN*, *SECRET*, *KEY*, ...).
+//     holds a credential (Authorization, *TOKEN*, *SECRET*, *KEY*, ...);
+//     IsSecretArg(name), the narrower rule for tool-argument names that
+//     (*Redactor).JSON masks whole (password, api_key, access_token, ...).
 //
 // What the sanitiser does, exactly:
 //

@@ -197,7 +197,9 @@ func discover(env Env, goos string) (*Set, error) {
 	}
 	s := &Set{env: env}
 	for _, c := range searchPaths(env, goos) {
-		s.searched = append(s.searched, c.src.Path)
+		if c.localDir == "" {
+			s.searched = append(s.searched, c.src.Path)
+		}
 		err := s.readFile(c.src, c.dir, c.localDir)
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			s.problems = append(s.problems, err)
