@@ -1,0 +1,175 @@
+package ui
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpterm/mcpterm/themes"
+)
+
+func mustTheme(name string) themes.Choice {
+	c, err := themes.Parse(name, false)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// harness drives a Model the way the Bubble Tea runtime does: Update, then
+// every returned Cmd on its own goroutine, its message fed back to Update.
+// Tests wait for the message they expect instead of sleeping, so they do not
+// depend on timing.
+type harness struct {
+	t       testing.TB
+	m       *Model
+	results chan tea.Msg
+	quit    bool
+	seen    []tea.Msg
+}
+
+func newHarness(t testing.TB, opts Options, w, h int) *harness {
+	hs := &harness{t: t, m: New(opts), results: make(chan tea.Msg, 1024)}
+	hs.exec(hs.m.Init())
+	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
+	return hs
+}
+
+func (h *harness) send(msg tea.Msg) {
+	_, cmd := h.m.Update(msg)
+	h.exec(cmd)
+}
+
+func (h *harness) exec(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() { h.results <- cmd() }()
+}
+
+// dispatch handles one Cmd result like the runtime: batches fan out,
+// sequences run in order, spinner ticks are dropped (they would tick forever).
+func (h *harness) dispatch(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case nil, spinner.TickMsg:
+		return
+	case tea.BatchMsg:
+		for _, c := range msg {
+			h.exec(c)
+		}
+		return
+	case tea.QuitMsg:
+		h.quit = true
+		return
+	}
+	if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeOf(tea.Cmd(nil)) {
+		cmds := make([]tea.Cmd, v.Len())
+		for i := range cmds {
+			cmds[i] = v.Index(i).Interface().(tea.Cmd)
+		}
+		go func() {
+			for _, c := range cmds {
+				if c != nil {
+					h.results <- c()
+				}
+			}
+		}()
+		return
+	}
+	h.seen = append(h.seen, msg)
+	h.send(msg)
+}
+
+// waitFor processes Cmd results until one satisfies pred.
+func (h *harness) waitFor(what string, pred func(tea.Msg) bool) tea.Msg {
+	h.t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case msg := <-h.results:
+			h.dispatch(msg)
+			if pred(msg) {
+				return msg
+			}
+		case <-deadline:
+			h.t.Fatalf("timed out waiting for %s; screen:\n%s", what, h.screen())
+			return nil
+		}
+	}
+}
+
+// waitUntil processes results until cond holds on the model.
+func (h *harness) waitUntil(what string, cond func(*Model) bool) {
+	h.t.Helper()
+	if cond(h.m) {
+		return
+	}
+	h.waitFor(what, func(tea.Msg) bool { return cond(h.m) })
+}
+
+func msgIs[T any](msg tea.Msg) bool { _, ok := msg.(T); return ok }
+
+// ready connects, loads the tokenizer and waits for the counts.
+func (h *harness) ready() {
+	h.t.Helper()
+	h.waitUntil("connected with counts", func(m *Model) bool {
+		return m.conn == connReady && m.reports[m.enc] != nil && m.schema.have == m.schema.want && m.schema.have.tool != ""
+	})
+}
+
+func (h *harness) key(s string) {
+	h.send(keyMsg(s))
+}
+
+func (h *harness) typeText(s string) {
+	for _, r := range s {
+		if r == '\n' {
+			h.send(tea.KeyPressMsg{Code: tea.KeyEnter})
+			continue
+		}
+		h.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// keyMsg builds a key press from its String() form.
+func keyMsg(s string) tea.KeyPressMsg {
+	named := map[string]rune{
+		"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab, "up": tea.KeyUp, "down": tea.KeyDown,
+		"left": tea.KeyLeft, "right": tea.KeyRight, "backspace": tea.KeyBackspace, "pgdown": tea.KeyPgDown,
+		"pgup": tea.KeyPgUp, "home": tea.KeyHome, "end": tea.KeyEnd, "space": tea.KeySpace,
+	}
+	var mod tea.KeyMod
+	for {
+		switch {
+		case strings.HasPrefix(s, "ctrl+"):
+			mod |= tea.ModCtrl
+			s = s[5:]
+			continue
+		case strings.HasPrefix(s, "shift+"):
+			mod |= tea.ModShift
+			s = s[6:]
+			continue
+		case strings.HasPrefix(s, "alt+"):
+			mod |= tea.ModAlt
+			s = s[4:]
+			continue
+		}
+		break
+	}
+	if r, ok := named[s]; ok {
+		return tea.KeyPressMsg{Code: r, Mod: mod}
+	}
+	r := []rune(s)[0]
+	if mod != 0 {
+		return tea.KeyPressMsg{Code: r, Mod: mod}
+	}
+	return tea.KeyPressMsg{Code: r, Text: s}
+}
+
+// screen is the current frame without styling.
+func (h *harness) screen() string { return ansi.Strip(h.m.render()) }

@@ -1,0 +1,153 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap holds every binding of the workbench. Bindings that do not apply in
+// the current state are disabled (syncKeys) so they neither match nor show in
+// help, which keeps the help bar honest.
+type KeyMap struct {
+	// Always first in routing, even while a text input has focus.
+	Interrupt key.Binding // ctrl+c: quit (asks first when work would be lost)
+	Cancel    key.Binding // cancels a running call
+
+	Quit key.Binding // q, a global key
+
+	// Global (not while a text input has focus).
+	Help        key.Binding
+	NextPane    key.Binding
+	PrevPane    key.Binding
+	PageTools   key.Binding
+	PageCompose key.Binding
+	PageExplore key.Binding
+	Encoding    key.Binding
+	Retry       key.Binding
+
+	// Lists and scrolling, shared by the panes that scroll.
+	Up       key.Binding
+	Down     key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+
+	// Tool list.
+	Filter  key.Binding
+	Sort    key.Binding
+	Compose key.Binding
+
+	// Side by side.
+	Form      key.Binding
+	Invisible key.Binding
+
+	// Composer (the editor has focus).
+	Run       key.Binding
+	Complete  key.Binding
+	Syntax    key.Binding
+	Preview   key.Binding
+	SaveFile  key.Binding
+	OpenFile  key.Binding
+	Template  key.Binding
+	HistPrev  key.Binding
+	HistNext  key.Binding
+	LeaveEdit key.Binding
+	Edit      key.Binding
+
+	// Results.
+	TermForm    key.Binding
+	SaveResult  key.Binding
+	PrevRun     key.Binding
+	NextRun     key.Binding
+	ResultsEdit key.Binding
+
+	// Explore.
+	TabLeft  key.Binding
+	TabRight key.Binding
+	Open     key.Binding
+	Level    key.Binding
+
+	// Filter input.
+	FilterAccept key.Binding
+	FilterClear  key.Binding
+
+	// Modal.
+	Yes       key.Binding
+	No        key.Binding
+	NextField key.Binding
+	Submit    key.Binding
+}
+
+// DefaultKeyMap is the documented key set (see the full help, ?).
+func DefaultKeyMap() KeyMap {
+	b := func(keys []string, help, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	k := func(keys ...string) []string { return keys }
+	return KeyMap{
+		Interrupt: b(k("ctrl+c"), "ctrl+c", "quit"),
+		Cancel:    b(k("esc"), "esc", "cancel call"),
+		Quit:      b(k("q"), "q", "quit"),
+
+		Help:        b(k("?"), "?", "help"),
+		NextPane:    b(k("tab"), "tab", "next pane"),
+		PrevPane:    b(k("shift+tab"), "shift+tab", "prev pane"),
+		PageTools:   b(k("1"), "1", "tools"),
+		PageCompose: b(k("2"), "2", "compose"),
+		PageExplore: b(k("3"), "3", "explore"),
+		Encoding:    b(k("e"), "e", "encoding"),
+		Retry:       b(k("r"), "r", "retry connect"),
+
+		Up:       b(k("up", "k"), "↑/k", "up"),
+		Down:     b(k("down", "j"), "↓/j", "down"),
+		PageUp:   b(k("pgup", "ctrl+u"), "pgup", "page up"),
+		PageDown: b(k("pgdown", "ctrl+d", "space"), "pgdn", "page down"),
+		Top:      b(k("home", "g"), "g", "top"),
+		Bottom:   b(k("end", "G"), "G", "bottom"),
+
+		Filter:  b(k("/"), "/", "filter"),
+		Sort:    b(k("s"), "s", "sort"),
+		Compose: b(k("enter"), "enter", "compose call"),
+
+		Form:      b(k("f"), "f", "cycle form"),
+		Invisible: b(k("i"), "i", "model-invisible parts"),
+
+		Run:       b(k("ctrl+r"), "ctrl+r", "run"),
+		Complete:  b(k("tab"), "tab", "complete"),
+		Syntax:    b(k("ctrl+t"), "ctrl+t", "s-expr/AQL"),
+		Preview:   b(k("ctrl+l"), "ctrl+l", "JSON-RPC preview"),
+		SaveFile:  b(k("ctrl+s"), "ctrl+s", "save file"),
+		OpenFile:  b(k("ctrl+o"), "ctrl+o", "open file"),
+		Template:  b(k("ctrl+n"), "ctrl+n", "template"),
+		HistPrev:  b(k("up"), "↑ (1st line)", "older history"),
+		HistNext:  b(k("down"), "↓ (last line)", "newer history"),
+		LeaveEdit: b(k("esc"), "esc", "leave editor"),
+		Edit:      b(k("enter", "i"), "enter", "edit"),
+
+		TermForm:    b(k("o"), "o", "(ok ...) form"),
+		SaveResult:  b(k("w"), "w", "save result"),
+		PrevRun:     b(k("["), "[", "older result"),
+		NextRun:     b(k("]"), "]", "newer result"),
+		ResultsEdit: b(k("enter"), "enter", "edit call"),
+
+		TabLeft:  b(k("left", "h"), "←/h", "prev tab"),
+		TabRight: b(k("right", "l"), "→/l", "next tab"),
+		Open:     b(k("enter"), "enter", "open"),
+		Level:    b(k("v"), "v", "log level"),
+
+		FilterAccept: b(k("enter"), "enter", "keep filter"),
+		FilterClear:  b(k("esc"), "esc", "clear filter"),
+
+		Yes:       b(k("y", "enter"), "y", "yes"),
+		No:        b(k("n", "esc"), "n/esc", "no"),
+		NextField: b(k("tab", "down"), "tab", "next field"),
+		Submit:    b(k("enter"), "enter", "submit"),
+	}
+}
+
+// bindingHelp adapts a list of bindings to help.KeyMap.
+type bindingHelp struct {
+	short []key.Binding
+	full  [][]key.Binding
+}
+
+func (h bindingHelp) ShortHelp() []key.Binding  { return h.short }
+func (h bindingHelp) FullHelp() [][]key.Binding { return h.full }

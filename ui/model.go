@@ -1,0 +1,322 @@
+// Package ui is the mcpterm workbench: a Bubble Tea program that shows an
+// MCP server's tools as JSON Schema and compact forms with live token counts,
+// and composes and runs calls and batches against it.
+//
+// One root Model owns focus and layout; panes are small types with SetSize,
+// Focus/Blur, View and their key help. Everything slow or with I/O runs in a
+// tea.Cmd that answers with a typed message naming what it answers.
+package ui
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpterm/mcpterm/convert/term"
+	"github.com/mcpterm/mcpterm/convert/toolset"
+)
+
+// connState is where the connection is.
+type connState int
+
+const (
+	connConnecting connState = iota
+	connReady
+	connFailed
+	connLost
+)
+
+// Model is the root of the workbench.
+type Model struct {
+	opts   Options
+	keys   KeyMap
+	styles *Styles
+	dark   bool // the terminal's background, once known
+
+	width, height int
+	lay           layout
+	page          page
+	focus         focus
+	showHelp      bool
+	help          help.Model
+
+	conn      connState
+	attempt   int
+	connErr   error
+	connStart time.Time
+	backend   Backend
+	info      ServerInfo
+	set       *toolset.Set
+	codes     map[string]string
+	comp      *completer
+	gen       int // session generation: bumps on every (re)connect
+	stopSub   context.CancelFunc
+	evCh      <-chan Event
+
+	enc      string
+	encReady map[string]bool
+	encErr   map[string]error
+	reports  map[string]*Report
+	repSeq   int
+
+	tools    toolsPane
+	schema   schemaPane
+	composer composerPane
+	results  resultsPane
+	explore  explorePane
+
+	modal *modal
+
+	nextRunID int64
+	runs      map[int64]context.CancelFunc
+	nextReq   int
+
+	flash    string
+	flashErr bool
+	flashSeq int
+	quitting bool
+}
+
+// New builds the workbench. Nothing slow happens here: connecting, loading
+// the tokenizer and restoring the draft all start from Init as Cmds, so the
+// first frame (a connecting screen) draws at once.
+func New(opts Options) *Model {
+	opts = opts.withDefaults()
+	m := &Model{
+		opts:     opts,
+		keys:     DefaultKeyMap(),
+		dark:     true,
+		encReady: map[string]bool{},
+		encErr:   map[string]error{},
+		reports:  map[string]*Report{},
+		runs:     map[int64]context.CancelFunc{},
+		help:     help.New(),
+	}
+	st := NewStyles(opts.Theme.Resolve(m.dark))
+	m.styles = &st
+	m.help.Styles = st.Help
+	m.tools = newToolsPane(m.styles, &m.keys)
+	m.schema = newSchemaPane(m.styles, &m.keys)
+	m.composer = newComposerPane(m.styles, &m.keys)
+	m.results = newResultsPane(m.styles, &m.keys)
+	m.explore = newExplorePane(m.styles, &m.keys, opts.Sanitize, opts.Now)
+	m.schema.setForms(opts.Renderer.Forms())
+	if opts.Counter != nil {
+		m.enc = opts.Encoding
+		if m.enc == "" && len(opts.Counter.Encodings()) > 0 {
+			m.enc = opts.Counter.Encodings()[0]
+		}
+	}
+	m.tools.Focus()
+	m.setSize(80, 24)
+	m.syncKeys()
+	return m
+}
+
+// Init starts everything that takes time, concurrently.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{m.connectCmd(), m.loadDraftCmd(), m.results.spinner.Tick}
+	if m.opts.Counter != nil && m.enc != "" {
+		cmds = append(cmds, m.loadEncodingCmd(m.enc))
+	}
+	if m.opts.Theme.FollowsBackground() {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	return tea.Batch(cmds...)
+}
+
+// setSize recomputes the layout and hands every pane its rectangle.
+func (m *Model) setSize(w, h int) {
+	m.width, m.height = w, h
+	m.lay = computeLayout(w, h)
+	l := m.lay
+	m.tools.SetSize(l.tools.w, l.tools.h)
+	m.schema.SetSize(l.schema.w, l.schema.h)
+	m.composer.SetSize(l.composer.w, l.composer.h)
+	m.results.SetSize(l.results.w, l.results.h)
+	m.explore.SetSize(l.explore.w, l.explore.h)
+	m.help.SetWidth(w)
+}
+
+// applyTheme rebuilds Styles from the palette and pushes them to every
+// component that copies styles (the bubbles).
+func (m *Model) applyTheme() {
+	*m.styles = NewStyles(m.opts.Theme.Resolve(m.dark))
+	st := m.styles
+	m.help.Styles = st.Help
+	m.tools.filter.SetStyles(st.Input)
+	m.composer.editor.SetStyles(st.TextArea)
+	m.results.spinner.Style = st.Info
+}
+
+// setFocus moves focus, blurring the old pane; it may switch page.
+func (m *Model) setFocus(f focus) tea.Cmd {
+	if m.focus == f {
+		return nil
+	}
+	switch m.focus {
+	case focusTools:
+		m.tools.Blur()
+	case focusSchema:
+		m.schema.Blur()
+	case focusComposer:
+		m.composer.Blur()
+	case focusResults:
+		m.results.Blur()
+	case focusExplore:
+		m.explore.Blur()
+	}
+	m.focus = f
+	var cmd tea.Cmd
+	switch f {
+	case focusTools:
+		m.tools.Focus()
+	case focusSchema:
+		m.schema.Focus()
+	case focusComposer:
+		cmd = m.composer.Focus()
+	case focusResults:
+		m.results.Focus()
+	case focusExplore:
+		m.explore.Focus()
+	}
+	m.syncKeys()
+	return cmd
+}
+
+// setPage switches page and focuses its main pane: the list on Tools (or
+// the side-by-side if it had focus), the editor on Compose.
+func (m *Model) setPage(p page) tea.Cmd {
+	m.page = p
+	target := focusTools
+	switch p {
+	case pageTools:
+		if m.focus == focusSchema {
+			target = focusSchema
+		}
+	case pageCompose:
+		target = focusComposer
+	case pageExplore:
+		target = focusExplore
+	}
+	cmd := m.setFocus(target)
+	m.syncKeys()
+	if p == pageExplore && m.conn == connReady && !m.explore.loaded {
+		return tea.Batch(cmd, m.loadExploreCmd())
+	}
+	return cmd
+}
+
+func (m *Model) cycleFocus(delta int) tea.Cmd {
+	panes := m.lay.panesOn(m.page)
+	i := 0
+	for j, f := range panes {
+		if f == m.focus {
+			i = j
+		}
+	}
+	return m.setFocus(panes[(i+delta+len(panes))%len(panes)])
+}
+
+// textInputFocused is true while a text input owns the keyboard.
+func (m *Model) textInputFocused() bool {
+	return (m.focus == focusComposer && m.composer.textInputFocused()) ||
+		(m.focus == focusTools && m.tools.textInputFocused())
+}
+
+// running reports whether any call is in flight.
+func (m *Model) running() bool { return len(m.runs) > 0 }
+
+// syncKeys enables exactly the bindings that apply now.
+func (m *Model) syncKeys() {
+	k := &m.keys
+	k.Cancel.SetEnabled(m.running())
+	k.Retry.SetEnabled(m.conn == connFailed || m.conn == connLost)
+	k.Encoding.SetEnabled(m.opts.Counter != nil && len(m.opts.Counter.Encodings()) > 1)
+	onTools := m.page == pageTools
+	k.Form.SetEnabled(onTools && len(m.schema.forms) > 1)
+	k.Invisible.SetEnabled(onTools)
+	k.Run.SetEnabled(m.conn == connReady && !m.info.Offline)
+	k.LeaveEdit.SetEnabled(!m.running())
+	k.Level.SetEnabled(m.focus == focusExplore && m.explore.tab == tabLog)
+	k.Open.SetEnabled(m.focus == focusExplore && (m.explore.tab == tabResources || m.explore.tab == tabPrompts))
+	k.SaveResult.SetEnabled(m.results.current() != nil && m.results.current().done)
+}
+
+// contextHelp is the help for the focused pane plus the global keys.
+func (m *Model) contextHelp() bindingHelp {
+	k := m.keys
+	var pane []key.Binding
+	switch m.focus {
+	case focusTools:
+		pane = m.tools.help()
+	case focusSchema:
+		pane = m.schema.help()
+	case focusComposer:
+		pane = m.composer.help()
+	case focusResults:
+		pane = m.results.help()
+	case focusExplore:
+		pane = m.explore.help()
+	}
+	global := []key.Binding{k.Cancel, k.Retry, k.PageTools, k.PageCompose, k.PageExplore, k.NextPane, k.Help, k.Quit}
+	if m.textInputFocused() {
+		global = []key.Binding{k.Cancel, k.Interrupt}
+	}
+	if m.page == pageTools && m.focus == focusTools && !m.tools.filtering {
+		pane = append(pane, k.Form, k.Invisible, k.Encoding)
+	}
+	short := append(append([]key.Binding{}, pane...), global...)
+	full := [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Compose, k.Filter, k.Sort, k.Form, k.Invisible, k.Encoding},
+		{k.Run, k.Complete, k.Syntax, k.Preview, k.Template, k.SaveFile, k.OpenFile, k.HistPrev, k.HistNext, k.LeaveEdit},
+		{k.TermForm, k.SaveResult, k.PrevRun, k.NextRun, k.TabLeft, k.TabRight, k.Open, k.Level},
+		{k.PageTools, k.PageCompose, k.PageExplore, k.NextPane, k.PrevPane, k.Cancel, k.Retry, k.Help, k.Quit, k.Interrupt},
+	}
+	return bindingHelp{short: short, full: full}
+}
+
+// setSet installs a (new) tool list: codes, completion, list and counts.
+func (m *Model) setSet(set *toolset.Set) tea.Cmd {
+	m.set = set
+	names := make([]string, 0, len(set.Tools))
+	for _, t := range set.Tools {
+		names = append(names, t.Name)
+	}
+	m.codes = term.ShortCodes(names)
+	m.comp = newCompleter(set, m.codes)
+	m.tools.setTools(set, m.codes, m.opts.Classifier, m.opts.Sanitize)
+	m.reports = map[string]*Report{}
+	m.tools.setReport(nil, "")
+	return tea.Batch(m.reportCmd(), m.schemaCmd(), m.checkCmd())
+}
+
+// setFlash shows a status message for a few seconds.
+func (m *Model) setFlash(s string, isErr bool) tea.Cmd {
+	m.flash = oneLine(s)
+	m.flashErr = isErr
+	m.flashSeq++
+	seq := m.flashSeq
+	return tea.Tick(4*time.Second, func(time.Time) tea.Msg { return flashMsg{seq: seq} })
+}
+
+func (m *Model) primaryForm() string {
+	forms := m.opts.Renderer.Forms()
+	if len(forms) > 0 {
+		return forms[0]
+	}
+	return "term"
+}
+
+// firstLine is s up to its first newline, for status messages.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,642 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+func TestFirstFrameIsConnecting(t *testing.T) {
+	b := newFakeBackend()
+	opts, _, _ := fakeOptions(b)
+	m := New(opts)
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	s := stripANSI(m.render())
+	if !strings.Contains(s, "connecting") {
+		t.Fatalf("first frame does not say it is connecting:\n%s", s)
+	}
+	if len(strings.Split(s, "\n")) != 24 {
+		t.Errorf("first frame has %d lines, want 24", len(strings.Split(s, "\n")))
+	}
+}
+
+func TestConnectListsToolsWithCounts(t *testing.T) {
+	b := newFakeBackend()
+	opts, _, _ := fakeOptions(b)
+	h := newHarness(t, opts, 160, 48)
+	h.ready()
+	s := h.screen()
+	for _, want := range []string{"file_read", "delete_todo", "fake", "1.2.3", "2025-06-18", "JSON", "Side by side"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+	// The list shows the baseline count of every tool.
+	rep := h.m.reports[h.m.enc]
+	if n := rep.Tool("file_read", "json"); n <= 0 {
+		t.Fatalf("no json count for file_read: %d", n)
+	}
+}
+
+func TestCountsWaitForTokenizer(t *testing.T) {
+	b := newFakeBackend()
+	opts, c, _ := fakeOptions(b)
+	c.block = make(chan struct{})
+	h := newHarness(t, opts, 120, 40)
+	h.waitUntil("connected", func(m *Model) bool { return m.conn == connReady })
+	if s := h.screen(); !strings.Contains(s, "loading tokenizer") {
+		t.Errorf("while the tokenizer loads the header should say so:\n%s", s)
+	}
+	// Keys work while it loads.
+	h.key("j")
+	if h.m.tools.selectedName() != "delete_todo" {
+		t.Errorf("j did not move the selection while loading: %s", h.m.tools.selectedName())
+	}
+	close(c.block)
+	h.waitUntil("report", func(m *Model) bool { return m.reports[m.enc] != nil })
+}
+
+func TestFocusAndPages(t *testing.T) {
+	h := readyHarness(t, 160, 48)
+	if h.m.focus != focusTools {
+		t.Fatalf("initial focus %v", h.m.focus)
+	}
+	h.key("tab")
+	if h.m.focus != focusSchema {
+		t.Errorf("tab: focus %v, want schema", h.m.focus)
+	}
+	h.key("shift+tab")
+	if h.m.focus != focusTools {
+		t.Errorf("shift+tab: focus %v, want tools", h.m.focus)
+	}
+	h.key("2")
+	if h.m.page != pageCompose || h.m.focus != focusComposer {
+		t.Errorf("2: page %v focus %v", h.m.page, h.m.focus)
+	}
+	// In the editor, "3" is text, not a page switch.
+	h.key("3")
+	if h.m.page != pageCompose || h.m.composer.Value() != "3" {
+		t.Errorf("3 in the editor: page %v, text %q", h.m.page, h.m.composer.Value())
+	}
+	h.key("esc")
+	if h.m.focus == focusComposer {
+		t.Errorf("esc did not leave the editor")
+	}
+	h.key("3")
+	if h.m.page != pageExplore || h.m.focus != focusExplore {
+		t.Errorf("3: page %v focus %v", h.m.page, h.m.focus)
+	}
+	h.waitUntil("explore lists", func(m *Model) bool { return m.explore.loaded })
+}
+
+func readyHarness(t testing.TB, w, hgt int) *harness {
+	b := newFakeBackend()
+	opts, _, _ := fakeOptions(b)
+	h := newHarness(t, opts, w, hgt)
+	h.ready()
+	return h
+}
+
+func TestTextInputTakesKeysExclusively(t *testing.T) {
+	h := readyHarness(t, 120, 40)
+	h.key("/")
+	if !h.m.textInputFocused() {
+		t.Fatal("/ did not focus the filter")
+	}
+	h.typeText("q1?")
+	if h.quit || h.m.page != pageTools || h.m.showHelp {
+		t.Fatalf("filter keys leaked to globals: quit=%v page=%v help=%v", h.quit, h.m.page, h.m.showHelp)
+	}
+	if got := h.m.tools.filter.Value(); got != "q1?" {
+		t.Errorf("filter = %q", got)
+	}
+	if h.m.modal != nil {
+		t.Errorf("q in a text input opened the quit dialog")
+	}
+}
+
+func TestEscNeverQuits(t *testing.T) {
+	h := readyHarness(t, 80, 24)
+	for _, setup := range []func(){
+		func() {},
+		func() { h.key("/") },
+		func() { h.key("2") },
+		func() { h.key("tab") },
+		func() { h.key("3") },
+		func() { h.key("?") },
+	} {
+		setup()
+		for i := 0; i < 3; i++ {
+			h.key("esc")
+		}
+		if h.quit || h.m.quitting || h.m.modal != nil {
+			t.Fatalf("esc quit or opened a dialog (quit=%v modal=%v)", h.quit, h.m.modal != nil)
+		}
+	}
+}
+
+func TestFilterAndSort(t *testing.T) {
+	h := readyHarness(t, 120, 40)
+	h.key("/")
+	h.typeText("dlt")
+	if got := visibleNames(h.m); strings.Join(got, ",") != "delete_todo" {
+		t.Errorf("filter dlt shows %v", got)
+	}
+	h.key("enter") // keep the filter, back to the list
+	if h.m.textInputFocused() {
+		t.Error("enter did not leave the filter input")
+	}
+	if !strings.Contains(h.screen(), "Tools 1/5") {
+		t.Errorf("title does not count the filtered list:\n%s", h.screen())
+	}
+	h.key("/")
+	h.key("esc") // clears
+	if got := visibleNames(h.m); len(got) != 5 {
+		t.Errorf("esc did not clear the filter: %v", got)
+	}
+	h.key("s") // name
+	if got := visibleNames(h.m); got[0] != "create_todo" {
+		t.Errorf("sort by name starts with %s", got[0])
+	}
+	h.key("s") // tokens: the most expensive first
+	got := visibleNames(h.m)
+	rep := h.m.reports[h.m.enc]
+	for i := 1; i < len(got); i++ {
+		if rep.Tool(got[i-1], "json") < rep.Tool(got[i], "json") {
+			t.Errorf("sort by tokens: %s (%d) before %s (%d)", got[i-1], rep.Tool(got[i-1], "json"), got[i], rep.Tool(got[i], "json"))
+		}
+	}
+}
+
+func visibleNames(m *Model) []string {
+	var out []string
+	for _, i := range m.tools.view {
+		out = append(out, m.tools.rows[i].tool.Name)
+	}
+	return out
+}
+
+func TestComposeTemplateAndValidation(t *testing.T) {
+	h := readyHarness(t, 120, 40)
+	h.key("enter") // file_read
+	if h.m.focus != focusComposer || !strings.Contains(h.m.composer.Value(), `"file_read"`) {
+		t.Fatalf("enter did not open a template: focus %v, text %q", h.m.focus, h.m.composer.Value())
+	}
+	h.waitUntil("template checked", func(m *Model) bool { return m.composer.checked == m.composer.seq })
+	if h.m.composer.check.err != nil {
+		t.Fatalf("template does not parse: %v", h.m.composer.check.err)
+	}
+	// Break it: the check must say what and where.
+	h.m.composer.setText(`(file_read "x"`)
+	h.exec(h.m.checkCmd())
+	h.waitUntil("error", func(m *Model) bool { return m.composer.checked == m.composer.seq })
+	if h.m.composer.check.err == nil || h.m.composer.check.pos.Line != 1 {
+		t.Fatalf("unbalanced S-expression: err %v at %v", h.m.composer.check.err, h.m.composer.check.pos)
+	}
+	if s := h.screen(); !strings.Contains(s, "✗ 1:") {
+		t.Errorf("the error and its position are not shown:\n%s", s)
+	}
+	h.m.composer.setText(`{"name": "file_read", "arguments": {"path": "a.txt"}}`)
+	h.exec(h.m.checkCmd())
+	h.waitUntil("valid", func(m *Model) bool { return m.composer.checked == m.composer.seq })
+	s := h.screen()
+	if !strings.Contains(s, "✓ call file_read (path)") || !strings.Contains(s, "tok") {
+		t.Errorf("valid call not reported with counts:\n%s", s)
+	}
+}
+
+func TestRunCallShowsResult(t *testing.T) {
+	b := newFakeBackend()
+	opts, _, st := fakeOptions(b)
+	h := newHarness(t, opts, 120, 40)
+	h.ready()
+	h.key("enter")
+	h.m.composer.setText(`{"name": "file_read", "arguments": {"path": "a.txt"}}`)
+	h.key("ctrl+r")
+	h.waitFor("call done", msgIs[callDoneMsg])
+	h.waitUntil("rendered", func(m *Model) bool { return m.results.have == m.results.want && m.results.have.runID == 1 })
+	calls := b.callLog()
+	if len(calls) != 1 || calls[0].Tool != "file_read" || calls[0].Arguments.Get("path").StringOr("") != "a.txt" {
+		t.Fatalf("calls made: %+v", calls)
+	}
+	s := h.screen()
+	if !strings.Contains(s, "✓ 1 ok") || !strings.Contains(s, "args:") {
+		t.Errorf("result not shown:\n%s", s)
+	}
+	if strings.Contains(s, "# file_read") {
+		t.Errorf("markdown was not rendered (raw heading shown):\n%s", s)
+	}
+	h.waitUntil("history", func(*Model) bool { st.mu.Lock(); defer st.mu.Unlock(); return len(st.history) == 1 })
+	// The (ok ...) toggle: the fallback codec says it cannot, and still shows the result.
+	h.key("esc")
+	h.send(tea.KeyPressMsg{Code: 'o', Text: "o"})
+	if h.m.focus == focusResults {
+		h.waitUntil("rerendered", func(m *Model) bool { return m.results.have.term })
+		if !strings.Contains(h.screen(), "(ok ...) form unavailable") {
+			t.Errorf("term toggle:\n%s", h.screen())
+		}
+	}
+}
+
+func TestDestructiveCallAsksFirst(t *testing.T) {
+	b := newFakeBackend()
+	opts, _, _ := fakeOptions(b)
+	h := newHarness(t, opts, 120, 40)
+	h.ready()
+	h.key("2")
+	h.m.composer.setText(`{"name": "delete_todo", "arguments": {"id": "t1"}}`)
+	h.key("ctrl+r")
+	if h.m.modal == nil || !strings.Contains(h.screen(), "destructive") {
+		t.Fatalf("no confirmation for a destructive tool:\n%s", h.screen())
+	}
+	h.key("n")
+	if h.m.modal != nil || len(h.m.runs) != 0 || len(b.callLog()) != 0 {
+		t.Fatalf("n did not cancel: modal %v runs %d calls %d", h.m.modal != nil, len(h.m.runs), len(b.callLog()))
+	}
+	h.key("ctrl+r")
+	h.key("y")
+	h.waitFor("call done", msgIs[callDoneMsg])
+	h.waitUntil("rendered", func(m *Model) bool { return m.results.have.runID == 1 })
+	if s := h.screen(); !strings.Contains(s, "isError") || !strings.Contains(s, "1 failed") {
+		t.Errorf("isError not marked:\n%s", s)
+	}
+}
+
+func TestCancelRunningCall(t *testing.T) {
+	b := newFakeBackend()
+	opts, _, _ := fakeOptions(b)
+	h := newHarness(t, opts, 120, 40)
+	h.ready()
+	h.key("2")
+	h.m.composer.setText(`{"name": "slow_task"}`)
+	h.key("ctrl+r")
+	if !h.m.running() {
+		t.Fatal("run did not start")
+	}
+	h.waitUntil("progress", func(m *Model) bool { r := m.results.current(); return r != nil && r.total == 4 })
+	if s := h.screen(); !strings.Contains(s, "running") || !strings.Contains(s, "1/4") || !strings.Contains(s, "esc cancels") {
+		t.Errorf("running call without spinner/progress:\n%s", s)
+	}
+	h.key("esc")
+	h.waitFor("call done", msgIs[callDoneMsg])
+	if h.quit || h.m.quitting {
+		t.Fatal("esc quit the app")
+	}
+	if r := h.m.results.current(); !r.cancelled {
+		t.Errorf("run not marked cancelled")
+	}
+	if !strings.Contains(h.screen(), "cancelled") {
+		t.Errorf("cancel not shown:\n%s", h.screen())
+	}
+}
+
+func TestBatchRunsEveryCall(t *testing.T) {
+	b := newFakeBackend()
+	opts, _, _ := fakeOptions(b)
+	h := newHarness(t, opts, 120, 40)
+	h.ready()
+	h.key("2")
+	h.m.composer.setText(`[{"name": "file_read", "arguments": {"path": "a"}}, {"name": "create_todo", "arguments": {"title": "x"}}, {"name": "file_read", "arguments": {"path": "b"}}]`)
+	h.key("ctrl+r")
+	h.waitFor("call done", msgIs[callDoneMsg])
+	h.waitUntil("rendered", func(m *Model) bool { return m.results.have.runID == 1 })
+	if n := len(b.callLog()); n != 3 {
+		t.Fatalf("batch made %d calls, want 3", n)
+	}
+	s := h.screen()
+	if !strings.Contains(s, "2 ok") || !strings.Contains(s, "1 failed") || !strings.Contains(s, "connection reset") {
+		t.Errorf("batch outcome:\n%s", s)
+	}
+}
+
+func TestConnectErrorShowsStderrAndRetries(t *testing.T) {
+	b := newFakeBackend()
+	opts, _, _ := fakeOptions(b)
+	attempts := 0
+	opts.Connect = func(context.Context) (Backend, error) {
+		attempts++
+		if attempts == 1 {
+			return nil, &testStderrErr{msg: "server exited: exit status 3", stderr: "panic: no config\x1b[2J"}
+		}
+		return b, nil
+	}
+	h := newHarness(t, opts, 80, 24)
+	h.waitUntil("failed", func(m *Model) bool { return m.conn == connFailed })
+	s := h.screen()
+	if !strings.Contains(s, "exit status 3") || !strings.Contains(s, "panic: no config") || !strings.Contains(s, "r retries") {
+		t.Fatalf("connection error screen:\n%s", s)
+	}
+	if strings.Contains(h.m.render(), "\x1b[2J") {
+		t.Fatal("stderr escape reached the screen")
+	}
+	h.key("r")
+	h.ready()
+	if attempts != 2 {
+		t.Errorf("attempts = %d", attempts)
+	}
+}
+
+type testStderrErr struct{ msg, stderr string }
+
+func (e *testStderrErr) Error() string  { return e.msg }
+func (e *testStderrErr) Stderr() string { return e.stderr }
+
+func TestQuitAsksWhenWorkWouldBeLost(t *testing.T) {
+	b := newFakeBackend()
+	opts, _, st := fakeOptions(b)
+	h := newHarness(t, opts, 80, 24)
+	h.ready()
+	// Nothing to lose: q quits at once.
+	h2 := readyHarness(t, 80, 24)
+	h2.key("q")
+	h2.waitUntil("quit", func(*Model) bool { return h2.quit })
+
+	h.key("2")
+	h.typeText("(file_read")
+	h.key("esc")
+	h.key("q")
+	if h.m.modal == nil || !strings.Contains(h.screen(), "unsaved draft") {
+		t.Fatalf("q with a draft did not ask:\n%s", h.screen())
+	}
+	h.key("n")
+	if h.m.modal != nil || h.m.quitting {
+		t.Fatal("n did not stay")
+	}
+	h.key("ctrl+c")
+	h.key("ctrl+c") // a second ctrl+c means it
+	h.waitUntil("quit", func(*Model) bool { return h.quit })
+	if st.Draft() != "(file_read" {
+		t.Errorf("draft not saved on quit: %q", st.Draft())
+	}
+	if !b.closed {
+		t.Error("backend not closed on quit")
+	}
+}
+
+func TestQuitAsksWithRunningCall(t *testing.T) {
+	b := newFakeBackend()
+	opts, _, _ := fakeOptions(b)
+	h := newHarness(t, opts, 80, 24)
+	h.ready()
+	h.key("2")
+	h.m.composer.setText(`{"name": "slow_task"}`)
+	h.key("ctrl+r")
+	h.m.composer.dirty = false
+	h.key("ctrl+c")
+	if h.m.modal == nil || !strings.Contains(h.screen(), "still running") {
+		t.Fatalf("quit with a running call did not ask:\n%s", h.screen())
+	}
+	h.key("y")
+	h.waitUntil("quit", func(*Model) bool { return h.quit })
+}
+
+// escapeRE matches anything but SGR styling: OSC, cursor moves, clears, BEL.
+var escapeRE = regexp.MustCompile("\x1b\\][^\x07\x1b]*|\x1b\\[[0-9;:?]*[A-HJKSTfhlnsu]|\x07|\u009b|\x1b[PX^_]")
+
+func TestUntrustedTextIsInert(t *testing.T) {
+	b := newFakeBackend()
+	opts, _, _ := fakeOptions(b)
+	h := newHarness(t, opts, 160, 48)
+	h.ready()
+	for h.m.tools.selectedName() != hostileName {
+		h.key("j")
+	}
+	h.waitUntil("schema", func(m *Model) bool { return m.schema.have.tool == hostileName })
+	h.key("i") // the whole tool as sent, description included
+	h.waitUntil("schema", func(m *Model) bool { return m.schema.have.invisible })
+	out := h.m.render()
+	if loc := escapeRE.FindStringIndex(out); loc != nil {
+		t.Fatalf("tool list/schema emitted an escape %q", out[loc[0]:min(loc[1]+4, len(out))])
+	}
+	if !strings.Contains(stripANSI(out), "evil") || !strings.Contains(stripANSI(out), "RED") {
+		t.Errorf("the text itself should still show:\n%s", stripANSI(out))
+	}
+	h.key("enter")
+	h.m.composer.setText(`{"name": "` + strings.ReplaceAll(strings.ReplaceAll(hostileName, "\x1b", `\u001b`), "\x07", `\u0007`) + `"}`)
+	h.key("ctrl+r")
+	h.waitFor("call done", msgIs[callDoneMsg])
+	h.waitUntil("rendered", func(m *Model) bool { return m.results.have.runID == 1 })
+	out = h.m.render()
+	if loc := escapeRE.FindStringIndex(out); loc != nil {
+		t.Fatalf("result emitted an escape %q", out[loc[0]:min(loc[1]+4, len(out))])
+	}
+	if !strings.Contains(stripANSI(out), "result Looks harmless") {
+		t.Errorf("result not shown:\n%s", stripANSI(out))
+	}
+}
+
+func TestCompletion(t *testing.T) {
+	h := readyHarness(t, 120, 40)
+	h.key("2")
+	h.typeText("(file_")
+	h.key("tab")
+	if got := h.m.composer.Value(); got != "(file_read " {
+		t.Fatalf("tool completion: %q", got)
+	}
+	h.typeText(`"a" :`)
+	h.key("tab")
+	if c := strings.Join(h.m.composer.completions, " "); c != ":utf8 :base64 :offset :encoding" {
+		t.Errorf("parameter candidates: %q", c)
+	}
+	h.typeText("enc")
+	h.key("tab")
+	h.key("tab")
+	if c := strings.Join(h.m.composer.completions, " "); c != ":utf8 :base64" {
+		t.Errorf("enum candidates after :encoding: %q (text %q)", c, h.m.composer.Value())
+	}
+	h.typeText("b")
+	h.key("tab")
+	if got := h.m.composer.Value(); got != `(file_read "a" :encoding :base64 ` {
+		t.Errorf("enum completion: %q", got)
+	}
+}
+
+func TestHistoryAndDraft(t *testing.T) {
+	b := newFakeBackend()
+	opts, _, st := fakeOptions(b)
+	st.draft = `{"name": "file_read", "arguments": {"path": "kept"}}`
+	st.history = []string{`{"name": "file_read", "arguments": {"path": "old"}}`}
+	h := newHarness(t, opts, 120, 40)
+	h.ready()
+	h.waitUntil("draft", func(m *Model) bool { return strings.Contains(m.composer.Value(), "kept") })
+	h.key("2")
+	h.key("ctrl+home")
+	h.key("up")
+	if !strings.Contains(h.m.composer.Value(), "old") {
+		t.Fatalf("up at the first line did not recall history: %q", h.m.composer.Value())
+	}
+	h.key("ctrl+end")
+	h.key("down")
+	if !strings.Contains(h.m.composer.Value(), "kept") {
+		t.Fatalf("down past the newest entry did not restore the draft: %q", h.m.composer.Value())
+	}
+	h.typeText("x")
+	h.waitUntil("autosave", func(*Model) bool { return strings.HasSuffix(st.Draft(), "x") })
+}
+
+func TestEncodingToggle(t *testing.T) {
+	h := readyHarness(t, 120, 40)
+	o := h.m.reports[h.m.enc].Totals["json"]
+	h.key("e")
+	if h.m.enc != "cl100k_base" {
+		t.Fatalf("enc = %s", h.m.enc)
+	}
+	h.waitUntil("cl100k report", func(m *Model) bool { return m.reports["cl100k_base"] != nil && m.tools.report == m.reports["cl100k_base"] })
+	if c := h.m.reports["cl100k_base"].Totals["json"]; c == o {
+		t.Errorf("counts did not change with the encoding: %d", c)
+	}
+	if !strings.Contains(h.screen(), "cl100k") {
+		t.Errorf("header does not show the encoding")
+	}
+}
+
+func TestEventsReachLogAndProtocol(t *testing.T) {
+	b := newFakeBackend()
+	opts, _, _ := fakeOptions(b)
+	h := newHarness(t, opts, 160, 48)
+	h.ready()
+	b.events <- Event{Kind: EventLog, Level: "debug", Logger: "core", Text: "debug noise"}
+	b.events <- Event{Kind: EventLog, Level: "error", Logger: "core", Text: "disk \x1b]52;c;eA==\x07full"}
+	b.events <- Event{Kind: EventProtocol, Proto: &ProtocolMessage{Seq: 1, Outgoing: true, Kind: "request", ID: "7", Method: "tools/call", Raw: `{"jsonrpc":"2.0","id":7,"method":"tools/call"}`, Size: 44}}
+	b.events <- Event{Kind: EventProtocol, Proto: &ProtocolMessage{Seq: 2, Kind: "response", ID: "7", Method: "tools/call", Raw: `{"jsonrpc":"2.0","id":7,"result":{}}`, Size: 36, Latency: 12e6}}
+	h.waitUntil("events", func(m *Model) bool { return len(m.explore.log) == 2 && len(m.explore.proto) == 2 })
+	h.key("3")
+	for h.m.explore.tab != tabLog {
+		h.key("right")
+	}
+	s := h.screen()
+	if !strings.Contains(s, "debug noise") || !strings.Contains(s, "diskfull") && !strings.Contains(s, "disk") {
+		t.Errorf("log tab:\n%s", s)
+	}
+	if escapeRE.MatchString(h.m.render()) {
+		t.Error("log text emitted an escape")
+	}
+	h.key("v") // info and up
+	if strings.Contains(h.screen(), "debug noise") {
+		t.Errorf("level filter kept a debug entry:\n%s", h.screen())
+	}
+	h.key("right")
+	h.key("home")
+	s = h.screen()
+	if !strings.Contains(s, "tools/call") || !strings.Contains(s, "12ms") || !strings.Contains(s, `"result"`) {
+		t.Errorf("protocol tab does not pair request and response:\n%s", s)
+	}
+}
+
+func TestExploreReadsResourcesAndPrompts(t *testing.T) {
+	h := readyHarness(t, 160, 48)
+	h.key("3")
+	h.waitUntil("lists", func(m *Model) bool { return m.explore.loaded })
+	h.key("enter")
+	h.waitFor("detail", msgIs[detailMsg])
+	if s := h.screen(); !strings.Contains(s, "hello from demo://readme") {
+		t.Errorf("resource not read:\n%s", s)
+	}
+	h.key("right")
+	h.key("right") // prompts
+	h.key("enter")
+	if h.m.modal == nil {
+		t.Fatal("a prompt with arguments should ask for them")
+	}
+	h.typeText("ship it")
+	h.key("enter")
+	h.waitFor("detail", msgIs[detailMsg])
+	if s := h.screen(); !strings.Contains(s, "goal: ship it") {
+		t.Errorf("prompt not got:\n%s", s)
+	}
+}
+
+func TestStaleResultsAreDropped(t *testing.T) {
+	h := readyHarness(t, 120, 40)
+	shown := h.m.schema.have
+	h.send(schemaMsg{key: schemaKey{tool: "delete_todo", form: "json_full"}, left: "STALE", title: "x"})
+	if h.m.schema.have != shown || strings.Contains(h.screen(), "STALE") {
+		t.Error("a result for another key replaced the shown one")
+	}
+	h.key("2")
+	h.typeText("{")
+	seq := h.m.composer.seq
+	h.send(checkMsg{seq: seq - 1, check: composerCheck{summary: "OLD"}})
+	if h.m.composer.check.summary == "OLD" {
+		t.Error("an old check replaced the current one")
+	}
+	h.send(callDoneMsg{runID: 99})
+	h.send(detailMsg{reqID: 42, body: "LATE"})
+	if strings.Contains(h.screen(), "LATE") {
+		t.Error("a late detail reply landed")
+	}
+}
+
+func TestMouseSelectsAndScrolls(t *testing.T) {
+	h := readyHarness(t, 160, 48)
+	r := h.m.lay.tools
+	// Row 0 of the list is at r.y+2 (border, headings).
+	h.send(tea.MouseClickMsg{X: r.x + 5, Y: r.y + 2 + 2, Button: tea.MouseLeft})
+	if got := h.m.tools.selectedName(); got != visibleNames(h.m)[2] {
+		t.Errorf("click selected %s", got)
+	}
+	sr := h.m.lay.schema
+	h.send(tea.MouseClickMsg{X: sr.x + 10, Y: sr.y + 5, Button: tea.MouseLeft})
+	if h.m.focus != focusSchema {
+		t.Errorf("click did not focus the side-by-side pane")
+	}
+	h.send(tea.MouseClickMsg{X: 22, Y: 0, Button: tea.MouseLeft})
+	if h.m.page != pageCompose {
+		t.Errorf("click on the Compose tab: page %v", h.m.page)
+	}
+}
+
+func TestSaveAndOpenFiles(t *testing.T) {
+	b := newFakeBackend()
+	opts, _, _ := fakeOptions(b)
+	files := map[string]string{"/w/in.mcpt": `{"name": "file_read", "arguments": {"path": "from-file"}}`}
+	opts.WorkingDir = "/w"
+	opts.WriteFile = func(p string, d []byte) error { files[p] = string(d); return nil }
+	opts.ReadFile = func(p string) ([]byte, error) {
+		if s, ok := files[p]; ok {
+			return []byte(s), nil
+		}
+		return nil, errors.New("no such file")
+	}
+	h := newHarness(t, opts, 120, 40)
+	h.ready()
+	h.key("2")
+	h.key("ctrl+o")
+	h.typeText("in.mcpt")
+	h.key("enter")
+	h.waitFor("opened", msgIs[fileOpenedMsg])
+	if !strings.Contains(h.m.composer.Value(), "from-file") {
+		t.Fatalf("open: %q", h.m.composer.Value())
+	}
+	h.typeText(" ")
+	h.key("ctrl+s")
+	for range "call.mcpt" {
+		h.key("backspace")
+	}
+	h.typeText("out.mcpt")
+	h.key("enter")
+	h.waitFor("saved", msgIs[fileSavedMsg])
+	if !strings.Contains(files["/w/out.mcpt"], "from-file") || h.m.composer.dirty {
+		t.Errorf("save: files %v dirty %v", files, h.m.composer.dirty)
+	}
+}
+
+func TestHelpToggles(t *testing.T) {
+	h := readyHarness(t, 80, 24)
+	h.key("?")
+	if s := h.screen(); !strings.Contains(s, "Keys") || !strings.Contains(s, "ctrl+r") {
+		t.Errorf("full help:\n%s", s)
+	}
+	h.key("esc")
+	if h.m.showHelp {
+		t.Error("esc did not close help")
+	}
+}
+
+func stripANSI(s string) string { return ansiRE.ReplaceAllString(s, "") }
+
+var ansiRE = regexp.MustCompile("\x1b\\[[0-9;:]*m")

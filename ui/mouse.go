@@ -1,0 +1,98 @@
+package ui
+
+import (
+	"errors"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// handleMouse focuses and scrolls the pane under the pointer. Clicks on the
+// header's page tabs switch page.
+func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
+	if m.modal != nil || m.showHelp {
+		return nil
+	}
+	mouse := msg.Mouse()
+	x, y := mouse.X, mouse.Y
+	switch msg := msg.(type) {
+	case tea.MouseClickMsg:
+		if msg.Button != tea.MouseLeft {
+			return nil
+		}
+		if y == 0 {
+			return m.clickTab(x)
+		}
+		f, r, ok := m.paneAt(x, y)
+		if !ok {
+			return nil
+		}
+		cmd := m.setFocus(f)
+		switch f {
+		case focusTools:
+			if m.tools.click(y - r.y) {
+				return tea.Batch(cmd, m.schemaCmd())
+			}
+		case focusExplore:
+			m.explore.click(x-r.x, y-r.y)
+		}
+		return cmd
+	case tea.MouseWheelMsg:
+		f, _, ok := m.paneAt(x, y)
+		if !ok {
+			return nil
+		}
+		delta := 3
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			delta = -3
+		case tea.MouseWheelDown:
+		default:
+			return nil
+		}
+		switch f {
+		case focusTools:
+			if m.tools.wheel(delta) {
+				return m.schemaCmd()
+			}
+		case focusSchema:
+			m.schema.scroll(delta)
+		case focusResults:
+			m.results.wheel(delta)
+		case focusExplore:
+			m.explore.wheel(delta)
+		case focusComposer:
+			if delta < 0 {
+				m.composer.editor.PageUp()
+			} else {
+				m.composer.editor.PageDown()
+			}
+		}
+	}
+	return nil
+}
+
+// paneAt finds the pane under (x, y) on the current page.
+func (m *Model) paneAt(x, y int) (focus, rect, bool) {
+	for _, f := range m.lay.panesOn(m.page) {
+		if r := m.lay.rectOf(m.page, f); r.contains(x, y) {
+			return f, r, true
+		}
+	}
+	return 0, rect{}, false
+}
+
+// clickTab maps a click on the header's first line to a page tab. The tabs
+// follow "mcpterm " and are "N Name" with one cell of padding each side.
+func (m *Model) clickTab(x int) tea.Cmd {
+	pos := len("mcpterm ")
+	for p := pageTools; p <= pageExplore; p++ {
+		w := len(p.String()) + 4
+		if x >= pos && x < pos+w {
+			return m.setPage(p)
+		}
+		pos += w
+	}
+	return nil
+}
+
+func asStderr(err error, target *StderrError) bool { return errors.As(err, target) }

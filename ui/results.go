@@ -1,0 +1,270 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpterm/mcpterm/convert/ojson"
+)
+
+// runItem is one call of a run and what came back.
+type runItem struct {
+	ID       string // batch id
+	Tool     string
+	Args     *ojson.Value
+	Result   *CallResult
+	Err      error // no usable result: protocol error, timeout, cancelled
+	Duration time.Duration
+}
+
+// run is one press of the run key: a call or a batch.
+type run struct {
+	id        int64
+	src       string
+	started   time.Time
+	items     []runItem
+	done      bool
+	err       error
+	cancelled bool
+	duration  time.Duration
+
+	progress, total float64
+	progressText    string
+}
+
+// renderKey identifies one rendering of a run's results.
+type renderKey struct {
+	runID int64
+	width int
+	term  bool
+	theme string
+	enc   string
+}
+
+// resultsPane shows the outcome of runs, newest first in [ ] order.
+type resultsPane struct {
+	st      *Styles
+	keys    *KeyMap
+	w, h    int
+	focused bool
+
+	runs    []*run
+	cur     int // index into runs
+	term    bool
+	vp      viewport.Model
+	want    renderKey
+	have    renderKey
+	spinner spinner.Model
+}
+
+const maxRuns = 50
+
+func newResultsPane(st *Styles, keys *KeyMap) resultsPane {
+	vp := viewport.New()
+	vp.SoftWrap = true
+	vp.KeyMap = viewport.KeyMap{}
+	vp.MouseWheelEnabled = false
+	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Info))
+	return resultsPane{st: st, keys: keys, vp: vp, spinner: sp}
+}
+
+func (p *resultsPane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	iw, ih := innerSize(*p.st, w, h)
+	p.vp.SetWidth(iw)
+	p.vp.SetHeight(max(ih-1, 1))
+}
+
+func (p *resultsPane) Focus() { p.focused = true }
+func (p *resultsPane) Blur()  { p.focused = false }
+
+func (p *resultsPane) current() *run {
+	if p.cur < 0 || p.cur >= len(p.runs) {
+		return nil
+	}
+	return p.runs[p.cur]
+}
+
+// add shows a new run at once (with its spinner).
+func (p *resultsPane) add(r *run) {
+	p.runs = append(p.runs, r)
+	if len(p.runs) > maxRuns {
+		p.runs = p.runs[len(p.runs)-maxRuns:]
+	}
+	p.cur = len(p.runs) - 1
+	p.vp.SetContent("")
+}
+
+func (p *resultsPane) find(id int64) *run {
+	for _, r := range p.runs {
+		if r.id == id {
+			return r
+		}
+	}
+	return nil
+}
+
+// target is the rendering the pane needs now; ok false when none.
+func (p *resultsPane) target(enc string) (renderKey, bool) {
+	r := p.current()
+	if r == nil || !r.done {
+		return renderKey{}, false
+	}
+	k := renderKey{runID: r.id, width: p.vp.Width(), term: p.term, theme: p.st.Palette.Name, enc: enc}
+	p.want = k
+	return k, k != p.have
+}
+
+func (p *resultsPane) apply(m resultsRenderedMsg) {
+	if m.key != p.want {
+		return
+	}
+	sameRun := p.have.runID == m.key.runID
+	y := p.vp.YOffset()
+	p.have = m.key
+	p.vp.SetContent(m.text)
+	if sameRun {
+		p.vp.SetYOffset(y)
+	} else {
+		p.vp.GotoTop()
+	}
+}
+
+// resultsAction is what a key in the results pane asks the root to do.
+type resultsAction int
+
+const (
+	resultsNone resultsAction = iota
+	resultsRerender
+	resultsSave
+	resultsEdit
+)
+
+func (p *resultsPane) Update(msg tea.KeyPressMsg) resultsAction {
+	k := p.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		p.vp.ScrollUp(1)
+	case key.Matches(msg, k.Down):
+		p.vp.ScrollDown(1)
+	case key.Matches(msg, k.PageUp):
+		p.vp.PageUp()
+	case key.Matches(msg, k.PageDown):
+		p.vp.PageDown()
+	case key.Matches(msg, k.Top):
+		p.vp.GotoTop()
+	case key.Matches(msg, k.Bottom):
+		p.vp.GotoBottom()
+	case key.Matches(msg, k.TermForm):
+		p.term = !p.term
+		return resultsRerender
+	case key.Matches(msg, k.PrevRun):
+		if p.cur > 0 {
+			p.cur--
+			return resultsRerender
+		}
+	case key.Matches(msg, k.NextRun):
+		if p.cur < len(p.runs)-1 {
+			p.cur++
+			return resultsRerender
+		}
+	case key.Matches(msg, k.SaveResult):
+		if r := p.current(); r != nil && r.done {
+			return resultsSave
+		}
+	case key.Matches(msg, k.ResultsEdit):
+		return resultsEdit
+	}
+	return resultsNone
+}
+
+func (p *resultsPane) wheel(n int) {
+	if n < 0 {
+		p.vp.ScrollUp(-n)
+	} else {
+		p.vp.ScrollDown(n)
+	}
+}
+
+func (p *resultsPane) help() []key.Binding {
+	k := p.keys
+	return []key.Binding{k.TermForm, k.SaveResult, k.PrevRun, k.NextRun, k.ResultsEdit, k.Down}
+}
+
+func (p *resultsPane) View() string {
+	st := *p.st
+	iw, _ := innerSize(st, p.w, p.h)
+	r := p.current()
+	title := "Results"
+	if r == nil {
+		return box(st, p.focused, p.w, p.h, title, "", st.Muted.Render("ctrl+r in the composer runs the call; results show here"))
+	}
+	right := fmt.Sprintf("%d/%d", p.cur+1, len(p.runs))
+	var head string
+	switch {
+	case !r.done:
+		head = p.spinner.View() + " " + st.Info.Render("running")
+		if r.total > 0 {
+			head += " " + progressBar(st, r.progress/r.total, 12) + fmt.Sprintf(" %.0f/%.0f", r.progress, r.total)
+		} else if r.progress > 0 {
+			head += fmt.Sprintf(" %.0f", r.progress)
+		}
+		if r.progressText != "" {
+			head += " " + st.Muted.Render(r.progressText)
+		}
+		head += st.Muted.Render("  esc cancels")
+	case r.cancelled:
+		head = st.Warn.Render("cancelled") + st.Muted.Render(" after "+fmtDuration(r.duration))
+	case r.err != nil:
+		head = st.Error.Render("✗ " + oneLine(r.err.Error()))
+	default:
+		okN, failN := 0, 0
+		for _, it := range r.items {
+			if it.Err != nil || (it.Result != nil && it.Result.IsError) {
+				failN++
+			} else {
+				okN++
+			}
+		}
+		if failN == 0 {
+			head = st.OK.Render(fmt.Sprintf("✓ %d ok", okN))
+		} else {
+			head = st.OK.Render(fmt.Sprintf("%d ok", okN)) + " " + st.Error.Render(fmt.Sprintf("%d failed", failN))
+		}
+		head += st.Muted.Render(" · " + fmtDuration(r.duration))
+		if p.term {
+			head += st.Muted.Render(" · (ok ...) form")
+		}
+	}
+	body := fitLine(head, iw)
+	if r.done {
+		body += "\n" + p.vp.View()
+	}
+	if p.vp.TotalLineCount() > p.vp.Height() && r.done {
+		right = fmt.Sprintf("%d%% · %s", int(p.vp.ScrollPercent()*100), right)
+	}
+	return box(st, p.focused, p.w, p.h, title, right, body)
+}
+
+func progressBar(st Styles, frac float64, w int) string {
+	frac = max(0, min(frac, 1))
+	n := int(frac*float64(w) + 0.5)
+	return st.Info.Render(strings.Repeat("█", n)) + st.Subtle.Render(strings.Repeat("░", w-n))
+}
+
+func fmtDuration(d time.Duration) string {
+	switch {
+	case d < time.Millisecond:
+		return fmt.Sprintf("%dµs", d.Microseconds())
+	case d < time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	default:
+		return fmt.Sprintf("%.2fs", d.Seconds())
+	}
+}

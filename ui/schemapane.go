@@ -1,0 +1,276 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpterm/mcpterm/convert/toolset"
+)
+
+// schemaKey identifies one rendering of the side-by-side pane; results are
+// cached by it and a late result for another key is ignored.
+type schemaKey struct {
+	tool      string
+	form      string
+	enc       string
+	invisible bool
+	theme     string
+	counted   bool // the tokenizer was ready when it was computed
+}
+
+// schemaPane shows the selected tool as JSON Schema next to a compact form.
+type schemaPane struct {
+	st      *Styles
+	keys    *KeyMap
+	w, h    int
+	focused bool
+
+	forms     []string
+	formIdx   int
+	invisible bool
+
+	want   schemaKey // what should be shown
+	have   schemaKey // what is shown
+	shown  schemaMsg
+	cache  map[schemaKey]schemaMsg
+	left   viewport.Model
+	right  viewport.Model
+	noTool bool
+}
+
+func newSchemaPane(st *Styles, keys *KeyMap) schemaPane {
+	mk := func() viewport.Model {
+		v := viewport.New()
+		v.SoftWrap = true
+		v.KeyMap = viewport.KeyMap{}
+		v.MouseWheelEnabled = false
+		return v
+	}
+	return schemaPane{st: st, keys: keys, left: mk(), right: mk(), cache: map[schemaKey]schemaMsg{}, noTool: true}
+}
+
+func (p *schemaPane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	iw, ih := innerSize(*p.st, w, h)
+	cw := (iw - 1) / 2
+	p.left.SetWidth(max(cw, 1))
+	p.right.SetWidth(max(iw-1-cw, 1))
+	p.left.SetHeight(max(ih-1, 1))
+	p.right.SetHeight(max(ih-1, 1))
+}
+
+func (p *schemaPane) Focus() { p.focused = true }
+func (p *schemaPane) Blur()  { p.focused = false }
+
+func (p *schemaPane) form() string {
+	if len(p.forms) == 0 {
+		return "term"
+	}
+	return p.forms[p.formIdx%len(p.forms)]
+}
+
+func (p *schemaPane) setForms(forms []string) {
+	cur := p.form()
+	p.forms = forms
+	p.formIdx = 0
+	for i, f := range forms {
+		if f == cur {
+			p.formIdx = i
+		}
+	}
+}
+
+// target computes the key for the current tool and settings and says
+// whether a render is needed.
+func (p *schemaPane) target(tool *toolset.Tool, enc string, counted bool) (schemaKey, bool) {
+	if tool == nil {
+		p.noTool = true
+		return schemaKey{}, false
+	}
+	p.noTool = false
+	k := schemaKey{tool: tool.Name, form: p.form(), enc: enc, invisible: p.invisible, theme: p.st.Palette.Name, counted: counted}
+	p.want = k
+	if m, ok := p.cache[k]; ok {
+		p.show(m)
+		return k, false
+	}
+	return k, true
+}
+
+// apply takes a render result; stale ones only fill the cache.
+func (p *schemaPane) apply(m schemaMsg) {
+	if len(p.cache) > 256 {
+		p.cache = map[schemaKey]schemaMsg{}
+	}
+	p.cache[m.key] = m
+	if m.key == p.want {
+		p.show(m)
+	}
+}
+
+func (p *schemaPane) show(m schemaMsg) {
+	sameTool := p.have.tool == m.key.tool
+	p.have = m.key
+	p.shown = m
+	ly, ry := p.left.YOffset(), p.right.YOffset()
+	p.left.SetContent(m.left)
+	p.right.SetContent(m.right)
+	if sameTool {
+		p.left.SetYOffset(ly)
+		p.right.SetYOffset(ry)
+	} else {
+		p.left.GotoTop()
+		p.right.GotoTop()
+	}
+}
+
+// schemaAction tells the root what changed.
+type schemaAction int
+
+const (
+	schemaNone schemaAction = iota
+	schemaRerender
+	schemaEncoding
+)
+
+func (p *schemaPane) Update(msg tea.KeyPressMsg) schemaAction {
+	k := p.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		p.scroll(-1)
+	case key.Matches(msg, k.Down):
+		p.scroll(1)
+	case key.Matches(msg, k.PageUp):
+		p.scroll(-p.left.Height())
+	case key.Matches(msg, k.PageDown):
+		p.scroll(p.left.Height())
+	case key.Matches(msg, k.Top):
+		p.left.GotoTop()
+		p.right.GotoTop()
+	case key.Matches(msg, k.Bottom):
+		p.left.GotoBottom()
+		p.right.GotoBottom()
+	}
+	return schemaNone
+}
+
+// toggles shared by the tools page: they work with either pane focused.
+func (p *schemaPane) cycleForm() {
+	if len(p.forms) > 0 {
+		p.formIdx = (p.formIdx + 1) % len(p.forms)
+	}
+}
+
+func (p *schemaPane) toggleInvisible() { p.invisible = !p.invisible }
+
+func (p *schemaPane) scroll(n int) {
+	if n < 0 {
+		p.left.ScrollUp(-n)
+		p.right.ScrollUp(-n)
+	} else {
+		p.left.ScrollDown(n)
+		p.right.ScrollDown(n)
+	}
+}
+
+func (p *schemaPane) help() []key.Binding {
+	return []key.Binding{p.keys.Form, p.keys.Invisible, p.keys.Encoding, p.keys.Up, p.keys.Down}
+}
+
+func (p *schemaPane) View() string {
+	st := *p.st
+	iw, ih := innerSize(st, p.w, p.h)
+	if p.noTool {
+		return box(st, p.focused, p.w, p.h, "Side by side", "", st.Muted.Render("select a tool"))
+	}
+	m := p.shown
+	cw := p.left.Width()
+	leftTitle := "JSON Schema"
+	if m.key.invisible {
+		leftTitle = "tool as sent"
+	}
+	rightTitle := formLabel(m.key.form)
+	lt := st.PaneTitle.Render(leftTitle) + " " + countLabel(st, m.leftN, -1)
+	rt := st.PaneTitle.Render(rightTitle) + " " + countLabel(st, m.rightN, m.leftN)
+	if p.have != p.want {
+		rt += st.Muted.Render(" …")
+	}
+	sep := st.Subtle.Render("│")
+	lines := make([]string, 0, ih)
+	lines = append(lines, fitLine(lt, cw)+sep+fitLine(rt, iw-cw-1))
+	lv := strings.Split(p.left.View(), "\n")
+	rv := strings.Split(p.right.View(), "\n")
+	for i := 0; i < ih-1; i++ {
+		var l, r string
+		if i < len(lv) {
+			l = lv[i]
+		}
+		if i < len(rv) {
+			r = rv[i]
+		}
+		lines = append(lines, fitLine(l, cw)+sep+fitLine(r, iw-cw-1))
+	}
+	right := ""
+	if m.leftN >= 0 && m.rightN >= 0 {
+		right = fmt.Sprintf("Δ %s tok", signed(m.rightN-m.leftN))
+	}
+	title := "Side by side · " + m.title
+	return box(st, p.focused, p.w, p.h, title, right, strings.Join(lines, "\n"))
+}
+
+// countLabel renders "812 tok" or "210 tok -74%" (against base), or a hint
+// while the tokenizer loads.
+func countLabel(st Styles, n, base int) string {
+	if n < 0 {
+		return st.Muted.Render("counting…")
+	}
+	s := st.Text.Render(thousands(n) + " tok")
+	if base > 0 {
+		sv := savings(base, n)
+		style := st.Savings
+		if strings.HasPrefix(sv, "+") {
+			style = st.Cost
+		}
+		s += " " + style.Render(sv)
+	}
+	return s
+}
+
+func signed(n int) string {
+	if n > 0 {
+		return "+" + thousands(n)
+	}
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	return "0"
+}
+
+// renderSchema builds both sides for key k. It runs in a Cmd: rendering,
+// highlighting and counting a 6 KB schema takes milliseconds.
+func renderSchema(k schemaKey, st Styles, set *toolset.Set, tool *toolset.Tool, r Renderer, c Counter, sanitize func(string) string) schemaMsg {
+	m := schemaMsg{key: k, leftN: -1, rightN: -1, title: oneLine(sanitize(tool.Name))}
+	left := tool.ModelFacing()
+	if k.invisible {
+		left = tool.Raw
+	}
+	m.left = highlight(st, "json", sanitize(left.Pretty()))
+	right, err := r.RenderTool(k.form, set, tool)
+	if err != nil {
+		m.rightErr = err
+		m.right = st.Error.Render(sanitize(err.Error()))
+	} else {
+		m.right = highlight(st, lexerFor(k.form), sanitize(right))
+	}
+	if c != nil && c.Ready(k.enc) {
+		m.leftN = c.Count(k.enc, left.Compact())
+		if err == nil {
+			m.rightN = c.Count(k.enc, right)
+		}
+	}
+	return m
+}

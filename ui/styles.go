@@ -1,0 +1,141 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/lipgloss/v2"
+
+	"github.com/mcpterm/mcpterm/themes"
+)
+
+// Styles is the only place panes get their looks from. It is rebuilt as a
+// whole when the theme changes (a --theme choice resolved against the
+// terminal's background), so no pane keeps a stale colour.
+type Styles struct {
+	Palette themes.Palette
+
+	App       lipgloss.Style
+	Pane      lipgloss.Style // a pane's box (border + padding)
+	PaneFocus lipgloss.Style
+	PaneTitle lipgloss.Style
+	PaneDim   lipgloss.Style // title of an unfocused pane
+
+	Header    lipgloss.Style
+	Brand     lipgloss.Style
+	Tab       lipgloss.Style
+	TabActive lipgloss.Style
+	Status    lipgloss.Style
+
+	Text   lipgloss.Style
+	Muted  lipgloss.Style
+	Subtle lipgloss.Style
+	Bold   lipgloss.Style
+
+	Selected lipgloss.Style // the cursor row in a list
+	Match    lipgloss.Style // fuzzy-filter matched characters
+
+	OK      lipgloss.Style
+	Warn    lipgloss.Style
+	Error   lipgloss.Style
+	Info    lipgloss.Style
+	Savings lipgloss.Style
+	Cost    lipgloss.Style
+
+	BadgeRO   lipgloss.Style
+	BadgeDel  lipgloss.Style
+	BadgeOpen lipgloss.Style
+	Category  lipgloss.Style
+
+	Modal      lipgloss.Style
+	ModalTitle lipgloss.Style
+
+	Help     help.Styles
+	TextArea textarea.Styles
+	Input    textinput.Styles
+}
+
+// NewStyles builds the Styles from a palette.
+func NewStyles(p themes.Palette) Styles {
+	ns := lipgloss.NewStyle
+	s := Styles{Palette: p}
+	s.App = ns().Foreground(p.Fg)
+	s.Pane = ns().Border(lipgloss.RoundedBorder()).BorderForeground(p.Border).Padding(0, 1)
+	s.PaneFocus = s.Pane.BorderForeground(p.Focus)
+	s.PaneTitle = ns().Foreground(p.Accent).Bold(true)
+	s.PaneDim = ns().Foreground(p.Muted)
+	s.Header = ns().Foreground(p.Fg)
+	s.Brand = ns().Foreground(p.Accent).Bold(true)
+	s.Tab = ns().Foreground(p.Muted).Padding(0, 1)
+	s.TabActive = ns().Foreground(p.OnAcc).Background(p.Accent).Bold(true).Padding(0, 1)
+	s.Status = ns().Foreground(p.Muted)
+	s.Text = ns().Foreground(p.Fg)
+	s.Muted = ns().Foreground(p.Muted)
+	s.Subtle = ns().Foreground(p.Subtle)
+	s.Bold = ns().Foreground(p.Fg).Bold(true)
+	s.Selected = ns().Foreground(p.OnAcc).Background(p.Accent)
+	s.Match = ns().Underline(true)
+	s.OK = ns().Foreground(p.OK)
+	s.Warn = ns().Foreground(p.Warn)
+	s.Error = ns().Foreground(p.Error).Bold(true)
+	s.Info = ns().Foreground(p.Info)
+	s.Savings = ns().Foreground(p.Savings)
+	s.Cost = ns().Foreground(p.Cost)
+	s.BadgeRO = ns().Foreground(p.OK)
+	s.BadgeDel = ns().Foreground(p.Warn).Bold(true)
+	s.BadgeOpen = ns().Foreground(p.Info)
+	s.Category = ns().Foreground(p.Muted)
+	s.Modal = ns().Border(lipgloss.DoubleBorder()).BorderForeground(p.Warn).Padding(1, 2)
+	s.ModalTitle = ns().Foreground(p.Warn).Bold(true)
+	if p.Mono {
+		// Without colour, meaning moves to attributes.
+		s.TabActive = ns().Reverse(true).Bold(true).Padding(0, 1)
+		s.Selected = ns().Reverse(true)
+		s.Error = ns().Bold(true).Underline(true)
+		s.Warn = ns().Bold(true)
+		s.BadgeDel = ns().Bold(true)
+		s.Muted = ns().Faint(true)
+		s.PaneDim = ns().Faint(true)
+		s.Subtle = ns().Faint(true)
+		s.PaneFocus = s.Pane.BorderStyle(lipgloss.ThickBorder())
+	}
+
+	s.Help = help.Styles{
+		Ellipsis:       ns().Foreground(p.Subtle),
+		ShortKey:       ns().Foreground(p.Accent),
+		ShortDesc:      ns().Foreground(p.Muted),
+		ShortSeparator: ns().Foreground(p.Subtle),
+		FullKey:        ns().Foreground(p.Accent),
+		FullDesc:       ns().Foreground(p.Fg),
+		FullSeparator:  ns().Foreground(p.Subtle),
+	}
+	if p.Mono {
+		s.Help.ShortKey = ns().Bold(true)
+		s.Help.FullKey = ns().Bold(true)
+	}
+
+	ta := textarea.DefaultStyles(p.Dark)
+	for _, st := range []*textarea.StyleState{&ta.Focused, &ta.Blurred} {
+		st.Text = ns().Foreground(p.Fg)
+		st.LineNumber = ns().Foreground(p.Subtle)
+		st.CursorLineNumber = ns().Foreground(p.Accent)
+		st.Prompt = ns().Foreground(p.Subtle)
+		st.Placeholder = ns().Foreground(p.Muted)
+		st.EndOfBuffer = ns().Foreground(p.Subtle)
+	}
+	ta.Focused.CursorLine = ns().Foreground(p.Fg)
+	ta.Blurred.CursorLine = ns().Foreground(p.Muted)
+	ta.Blurred.Text = ns().Foreground(p.Muted)
+	ta.Cursor.Color = p.Accent
+	ta.Cursor.Blink = false
+	s.TextArea = ta
+
+	in := textinput.DefaultStyles(p.Dark)
+	in.Focused.Prompt = ns().Foreground(p.Accent)
+	in.Focused.Text = ns().Foreground(p.Fg)
+	in.Blurred.Prompt = ns().Foreground(p.Muted)
+	in.Blurred.Text = ns().Foreground(p.Muted)
+	in.Cursor.Blink = false
+	s.Input = in
+	return s
+}

@@ -1,0 +1,487 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/mcpterm/mcpterm/convert/toolset"
+)
+
+// sortMode orders the tool list.
+type sortMode int
+
+const (
+	sortServer sortMode = iota // the server's order
+	sortName
+	sortTokens  // most expensive (json) first
+	sortSavings // biggest saving first
+)
+
+func (s sortMode) String() string {
+	return [...]string{"server order", "name", "tokens", "savings"}[s]
+}
+
+// toolRow is what the list knows about one tool, sanitised once when the set
+// arrives so View never touches untrusted text.
+type toolRow struct {
+	tool     *toolset.Tool
+	name     string // safe, one line
+	title    string
+	code     string
+	category string
+	ro, del  bool
+	open     bool
+}
+
+// toolsPane lists the server's tools with their codes, badges and counts.
+type toolsPane struct {
+	st      *Styles
+	keys    *KeyMap
+	w, h    int // outer size
+	focused bool
+
+	rows    []toolRow
+	report  *Report
+	primary string // the compact form counted in the list ("term")
+
+	filter    textinput.Model
+	filtering bool // the filter input has focus
+	sort      sortMode
+
+	view    []int         // indexes into rows after filter and sort
+	matches map[int][]int // row -> matched byte offsets in name
+	nav     listNav
+}
+
+func newToolsPane(st *Styles, keys *KeyMap) toolsPane {
+	in := textinput.New()
+	in.Prompt = "/"
+	in.Placeholder = "filter"
+	in.SetStyles(st.Input)
+	in.CharLimit = 200
+	return toolsPane{st: st, keys: keys, filter: in, primary: "term"}
+}
+
+func (p *toolsPane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	iw, ih := innerSize(*p.st, w, h)
+	p.filter.SetWidth(max(iw-2, 4))
+	p.nav.setHeight(p.listHeight(ih))
+}
+
+func (p *toolsPane) listHeight(ih int) int {
+	// One line of column headings, one for the filter when it is shown.
+	n := ih - 1
+	if p.filtering || p.filter.Value() != "" {
+		n--
+	}
+	return max(n, 1)
+}
+
+func (p *toolsPane) Focus() { p.focused = true }
+func (p *toolsPane) Blur() {
+	p.focused = false
+	p.filtering = false
+	p.filter.Blur()
+}
+
+// textInputFocused reports that the filter input takes every key.
+func (p *toolsPane) textInputFocused() bool { return p.focused && p.filtering }
+
+// setTools replaces the list, keeping the selection by name.
+func (p *toolsPane) setTools(set *toolset.Set, codes map[string]string, cls Classifier, sanitize func(string) string) {
+	sel := p.selectedName()
+	p.rows = p.rows[:0]
+	if set != nil {
+		for _, t := range set.Tools {
+			r := toolRow{
+				tool:  t,
+				name:  oneLine(sanitize(t.Name)),
+				title: oneLine(sanitize(firstNonEmpty(t.Title, t.Annotations.Title))),
+				code:  oneLine(sanitize(codes[t.Name])),
+				ro:    t.Annotations.ReadOnly(),
+				del:   t.Annotations.Destructive(),
+				open:  t.Annotations.OpenWorldHint == nil || *t.Annotations.OpenWorldHint,
+			}
+			if cls != nil {
+				r.category = cls.Category(set, t)
+				if r.category == "DELETE" {
+					r.del = true
+				}
+			}
+			p.rows = append(p.rows, r)
+		}
+	}
+	p.refresh()
+	p.selectName(sel)
+}
+
+func (p *toolsPane) setReport(r *Report, primary string) {
+	p.report = r
+	if primary != "" {
+		p.primary = primary
+	}
+	if p.sort == sortTokens || p.sort == sortSavings {
+		sel := p.selectedName()
+		p.refresh()
+		p.selectName(sel)
+	}
+}
+
+// refresh recomputes the visible rows from the filter and the sort.
+func (p *toolsPane) refresh() {
+	pat := strings.TrimSpace(p.filter.Value())
+	p.view = p.view[:0]
+	p.matches = map[int][]int{}
+	scores := map[int]int{}
+	for i, r := range p.rows {
+		if pat == "" {
+			p.view = append(p.view, i)
+			continue
+		}
+		s, pos, ok := fuzzyMatch(pat, r.name)
+		if r.code != "" && strings.EqualFold(r.code, pat) {
+			s, ok = s+100, true
+		}
+		if !ok {
+			if s2, _, ok2 := fuzzyMatch(pat, r.title); ok2 && r.title != "" {
+				s, ok = s2-5, true
+			}
+		}
+		if ok {
+			p.view = append(p.view, i)
+			p.matches[i] = pos
+			scores[i] = s
+		}
+	}
+	less := func(a, b int) bool { return a < b }
+	switch p.sort {
+	case sortName:
+		less = func(a, b int) bool { return p.rows[a].name < p.rows[b].name }
+	case sortTokens:
+		less = func(a, b int) bool {
+			return p.report.Tool(p.rows[a].tool.Name, "json") > p.report.Tool(p.rows[b].tool.Name, "json")
+		}
+	case sortSavings:
+		less = func(a, b int) bool { return p.saving(a) > p.saving(b) }
+	}
+	sort.SliceStable(p.view, func(i, j int) bool {
+		a, b := p.view[i], p.view[j]
+		if pat != "" && p.sort == sortServer && scores[a] != scores[b] {
+			return scores[a] > scores[b]
+		}
+		return less(a, b)
+	})
+	p.nav.setLen(len(p.view))
+}
+
+func (p *toolsPane) saving(i int) float64 {
+	n := p.rows[i].tool.Name
+	return savingsRatio(p.report.Tool(n, "json"), p.report.Tool(n, p.primary))
+}
+
+func (p *toolsPane) selected() *toolset.Tool {
+	if p.nav.cursor < 0 || p.nav.cursor >= len(p.view) {
+		return nil
+	}
+	return p.rows[p.view[p.nav.cursor]].tool
+}
+
+func (p *toolsPane) selectedName() string {
+	if t := p.selected(); t != nil {
+		return t.Name
+	}
+	return ""
+}
+
+func (p *toolsPane) selectName(name string) {
+	for vi, ri := range p.view {
+		if p.rows[ri].tool.Name == name {
+			p.nav.cursor = vi
+			p.nav.clamp()
+			return
+		}
+	}
+}
+
+// toolsAction is what a key in the list asks the root to do.
+type toolsAction int
+
+const (
+	toolsNone toolsAction = iota
+	toolsMoved
+	toolsCompose
+)
+
+// Update handles a key while the list (or its filter) has focus.
+func (p *toolsPane) Update(msg tea.KeyPressMsg) (toolsAction, tea.Cmd) {
+	k := p.keys
+	before := p.selectedName()
+	if p.filtering {
+		switch {
+		case key.Matches(msg, k.FilterAccept):
+			p.filtering = false
+			p.filter.Blur()
+			p.SetSize(p.w, p.h)
+			return p.moved(before), nil
+		case key.Matches(msg, k.FilterClear):
+			p.filtering = false
+			p.filter.Blur()
+			p.filter.SetValue("")
+			p.refresh()
+			p.selectName(before)
+			p.SetSize(p.w, p.h)
+			return p.moved(before), nil
+		case msg.Code == tea.KeyUp && msg.Mod == 0:
+			p.nav.move(-1)
+			return p.moved(before), nil
+		case msg.Code == tea.KeyDown && msg.Mod == 0:
+			p.nav.move(1)
+			return p.moved(before), nil
+		}
+		var cmd tea.Cmd
+		old := p.filter.Value()
+		p.filter, cmd = p.filter.Update(msg)
+		if p.filter.Value() != old {
+			p.refresh()
+			p.nav.top()
+		}
+		return p.moved(before), cmd
+	}
+	switch {
+	case key.Matches(msg, k.Up):
+		p.nav.move(-1)
+	case key.Matches(msg, k.Down):
+		p.nav.move(1)
+	case key.Matches(msg, k.PageUp):
+		p.nav.move(-p.nav.height)
+	case key.Matches(msg, k.PageDown):
+		p.nav.move(p.nav.height)
+	case key.Matches(msg, k.Top):
+		p.nav.top()
+	case key.Matches(msg, k.Bottom):
+		p.nav.bottom()
+	case key.Matches(msg, k.Filter):
+		p.filtering = true
+		p.SetSize(p.w, p.h)
+		return toolsNone, p.filter.Focus()
+	case key.Matches(msg, k.Sort):
+		p.sort = (p.sort + 1) % 4
+		p.refresh()
+		p.selectName(before)
+	case key.Matches(msg, k.Compose):
+		if p.selected() != nil {
+			return toolsCompose, nil
+		}
+	}
+	return p.moved(before), nil
+}
+
+func (p *toolsPane) moved(before string) toolsAction {
+	if p.selectedName() != before {
+		return toolsMoved
+	}
+	return toolsNone
+}
+
+// click selects the row under the mouse (y relative to the pane's top).
+func (p *toolsPane) click(y int) bool {
+	before := p.selectedName()
+	row := y - 2 // border and headings
+	if p.filtering || p.filter.Value() != "" {
+		row--
+	}
+	p.nav.click(row)
+	return p.selectedName() != before
+}
+
+func (p *toolsPane) wheel(delta int) bool {
+	before := p.selectedName()
+	p.nav.scroll(delta)
+	return p.selectedName() != before
+}
+
+func (p *toolsPane) help() []key.Binding {
+	if p.filtering {
+		return []key.Binding{p.keys.FilterAccept, p.keys.FilterClear}
+	}
+	return []key.Binding{p.keys.Compose, p.keys.Filter, p.keys.Sort, p.keys.Up, p.keys.Down}
+}
+
+// View draws the pane at its outer size.
+func (p *toolsPane) View() string {
+	st := *p.st
+	iw, _ := innerSize(st, p.w, p.h)
+	var b strings.Builder
+	if p.filtering || p.filter.Value() != "" {
+		b.WriteString(p.filter.View())
+		b.WriteByte('\n')
+	}
+	cols := p.columns(iw)
+	b.WriteString(st.Muted.Render(cols.heading()))
+	from, to := p.nav.visible()
+	for vi := from; vi < to; vi++ {
+		b.WriteByte('\n')
+		b.WriteString(p.row(cols, vi))
+	}
+	if len(p.view) == 0 {
+		b.WriteByte('\n')
+		if len(p.rows) == 0 {
+			b.WriteString(st.Muted.Render("no tools"))
+		} else {
+			b.WriteString(st.Muted.Render("no tool matches " + p.filter.Value()))
+		}
+	}
+	title := fmt.Sprintf("Tools %d", len(p.rows))
+	if len(p.view) != len(p.rows) {
+		title = fmt.Sprintf("Tools %d/%d", len(p.view), len(p.rows))
+	}
+	return box(st, p.focused, p.w, p.h, title, "sort: "+p.sort.String(), b.String())
+}
+
+// toolColumns are the widths of the list's columns for an inner width.
+type toolColumns struct {
+	code, name, cat, badges, counts int
+	primary                         string
+}
+
+func (p *toolsPane) columns(iw int) toolColumns {
+	c := toolColumns{code: 4, badges: 3, counts: 16, primary: p.primary}
+	for _, r := range p.rows {
+		if r.category != "" {
+			c.cat = 1
+			break
+		}
+	}
+	if iw < 44 {
+		c.counts = 11
+	}
+	c.name = iw - c.code - c.badges - c.counts - 3 - c.cat
+	if c.cat > 0 {
+		c.name--
+	}
+	if c.name < 8 {
+		c.counts = 0
+		c.name = iw - c.code - c.badges - 2 - c.cat
+	}
+	return c
+}
+
+func (c toolColumns) heading() string {
+	s := padRight("code", c.code) + " " + padRight("name", c.name) + " "
+	if c.cat > 0 {
+		s += "c "
+	}
+	s += padRight("ro!", c.badges)
+	if c.counts > 0 {
+		h := "json→" + shortForm(c.primary)
+		if c.counts < 16 {
+			h = "tokens"
+		}
+		s += " " + fmt.Sprintf("%*s", c.counts, h)
+	}
+	return s
+}
+
+func shortForm(f string) string {
+	switch f {
+	case "term":
+		return "term"
+	case "term_lean":
+		return "lean"
+	case "json_full":
+		return "full"
+	}
+	return f
+}
+
+func (p *toolsPane) row(c toolColumns, vi int) string {
+	st := *p.st
+	ri := p.view[vi]
+	r := p.rows[ri]
+	selected := vi == p.nav.cursor
+	name := truncate(r.name, c.name)
+	if pos := p.matches[ri]; len(pos) > 0 && !selected {
+		name = highlightPositions(name, pos, st.Match)
+	}
+	line := padRight(st.Muted.Render(truncate(r.code, c.code)), c.code) + " " + padRight(name, c.name) + " "
+	if c.cat > 0 {
+		cat := " "
+		if r.category != "" {
+			cat = r.category[:1]
+		}
+		line += st.Category.Render(cat) + " "
+	}
+	badge := func(on bool, s string, style func(...string) string) string {
+		if !on {
+			return " "
+		}
+		return style(s)
+	}
+	line += badge(r.ro, "r", st.BadgeRO.Render) + badge(r.del, "!", st.BadgeDel.Render) + badge(r.open, "o", st.BadgeOpen.Render)
+	if c.counts > 0 {
+		line += " " + p.countCell(r, c.counts)
+	}
+	if selected {
+		w := c.code + c.name + c.badges + 2 + c.cat + boolInt(c.cat > 0)
+		if c.counts > 0 {
+			w += c.counts + 1
+		}
+		plain := fitLine(ansi.Strip(line), w)
+		if p.focused {
+			return st.Selected.Render(plain)
+		}
+		return st.Bold.Render(plain)
+	}
+	return line
+}
+
+func (p *toolsPane) countCell(r toolRow, w int) string {
+	st := *p.st
+	base := p.report.Tool(r.tool.Name, "json")
+	n := p.report.Tool(r.tool.Name, p.primary)
+	if base < 0 {
+		return fmt.Sprintf("%*s", w, "…")
+	}
+	if w < 16 {
+		return fmt.Sprintf("%*s", w, thousands(base))
+	}
+	cell := thousands(base) + "→"
+	if n >= 0 {
+		cell += thousands(n)
+	} else {
+		cell += "?"
+	}
+	sv := savings(base, n)
+	style := st.Savings
+	if strings.HasPrefix(sv, "+") {
+		style = st.Cost
+	}
+	pad := w - len([]rune(cell)) - 1 - len(sv)
+	if pad < 0 {
+		return fmt.Sprintf("%*s", w, truncate(cell, w))
+	}
+	return strings.Repeat(" ", pad) + st.Text.Render(cell) + " " + style.Render(sv)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}

@@ -1,0 +1,260 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// View draws the whole screen from the layout computed at the last resize.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	if !m.opts.DisableMouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
+	v.WindowTitle = "mcpterm"
+	if m.info.Name != "" {
+		v.WindowTitle = "mcpterm · " + oneLine(m.opts.Sanitize(m.info.Name))
+	}
+	return v
+}
+
+// render is View's content, separate so tests and benchmarks can read it.
+func (m *Model) render() string {
+	if m.quitting {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(m.headerView())
+	b.WriteByte('\n')
+	b.WriteString(m.bodyView())
+	b.WriteByte('\n')
+	b.WriteString(m.footerView())
+	out := b.String()
+	if m.modal != nil {
+		out = overlay(out, m.modal.View(*m.styles, m.width), m.width, m.height)
+	}
+	return out
+}
+
+func (m *Model) headerView() string {
+	st := *m.styles
+	w := m.width
+	// Line 1: brand, page tabs, server.
+	var tabs []string
+	for p := pageTools; p <= pageExplore; p++ {
+		label := fmt.Sprintf("%d %s", p+1, p)
+		if p == m.page {
+			tabs = append(tabs, st.TabActive.Render(label))
+		} else {
+			tabs = append(tabs, st.Tab.Render(label))
+		}
+	}
+	left := st.Brand.Render("mcpterm") + " " + strings.Join(tabs, "")
+	right := m.serverLabel()
+	line1 := left + " " + lipglossAlignRight(right, w-lipgloss.Width(left)-1)
+	// Line 2: server totals per form, or the connection state.
+	return fitLine(line1, w) + "\n" + fitLine(m.totalsLine(), w)
+}
+
+func lipglossAlignRight(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	s = truncate(s, w)
+	return strings.Repeat(" ", max(w-lipgloss.Width(s), 0)) + s
+}
+
+func (m *Model) serverLabel() string {
+	st := *m.styles
+	san := m.opts.Sanitize
+	switch m.conn {
+	case connConnecting:
+		return st.Info.Render("connecting…")
+	case connFailed:
+		return st.Error.Render("not connected")
+	case connLost:
+		return st.Error.Render("connection lost")
+	}
+	in := m.info
+	parts := []string{st.Bold.Render(oneLine(san(firstNonEmpty(in.Title, in.Name, "server"))))}
+	if in.Version != "" {
+		parts = append(parts, st.Muted.Render(oneLine(san(in.Version))))
+	}
+	if in.Protocol != "" {
+		parts = append(parts, st.Muted.Render(oneLine(san(in.Protocol))))
+	}
+	if in.Transport != "" {
+		parts = append(parts, st.Muted.Render(oneLine(san(in.Transport))))
+	}
+	return strings.Join(parts, st.Subtle.Render(" · "))
+}
+
+func (m *Model) totalsLine() string {
+	st := *m.styles
+	if m.conn != connReady {
+		return ""
+	}
+	var parts []string
+	if m.set != nil {
+		parts = append(parts, st.Text.Render(fmt.Sprintf("%d tools", len(m.set.Tools))))
+	}
+	switch {
+	case m.opts.Counter == nil:
+		parts = append(parts, st.Muted.Render("no tokenizer"))
+	case m.encErr[m.enc] != nil:
+		parts = append(parts, st.Error.Render("tokenizer failed"))
+	case !m.encReady[m.enc]:
+		parts = append(parts, st.Muted.Render("loading tokenizer "+m.enc+"…"))
+	case m.reports[m.enc] == nil:
+		parts = append(parts, st.Muted.Render("counting…"))
+	default:
+		r := m.reports[m.enc]
+		base := r.Totals["json"]
+		for _, f := range r.Order {
+			if f == "json_pretty" || f == "json_full" {
+				continue
+			}
+			s := st.Muted.Render(formLabel(f)+" ") + st.Text.Render(thousands(r.Totals[f]))
+			if f != "json" {
+				sv := savings(base, r.Totals[f])
+				style := st.Savings
+				if strings.HasPrefix(sv, "+") {
+					style = st.Cost
+				}
+				s += " " + style.Render(sv)
+			}
+			parts = append(parts, s)
+		}
+		parts = append(parts, st.Muted.Render(shortEnc(m.enc)))
+	}
+	return strings.Join(parts, st.Subtle.Render(" · "))
+}
+
+func shortEnc(enc string) string { return strings.TrimSuffix(enc, "_base") }
+
+func (m *Model) bodyView() string {
+	l := m.lay
+	st := *m.styles
+	if m.showHelp {
+		h := m.help
+		full := h.FullHelpView(m.contextHelp().FullHelp())
+		legend := st.Muted.Render("tool flags: ") + st.BadgeRO.Render("r") + st.Muted.Render(" read-only  ") +
+			st.BadgeDel.Render("!") + st.Muted.Render(" destructive  ") + st.BadgeOpen.Render("o") + st.Muted.Render(" open-world   ") +
+			st.Muted.Render("esc or ? closes")
+		return box(st, true, l.body.w, l.body.h, "Keys", "", full+"\n\n"+legend)
+	}
+	if m.conn == connConnecting && m.set == nil {
+		return m.centered(l.body, st.Info.Render(m.results.spinner.View()+" connecting to "+m.connectTarget()+"…")+"\n\n"+
+			st.Muted.Render("the tokenizer loads meanwhile; ctrl+c quits"))
+	}
+	if (m.conn == connFailed) && m.set == nil {
+		return m.failedView(l.body)
+	}
+	switch m.page {
+	case pageTools:
+		if l.wide {
+			return lipgloss.JoinHorizontal(lipgloss.Top, m.tools.View(), m.schema.View())
+		}
+		return m.tools.View() + "\n" + m.schema.View()
+	case pageCompose:
+		run := m.running()
+		right := m.composer.View(run) + "\n" + m.results.View()
+		if l.wide {
+			return lipgloss.JoinHorizontal(lipgloss.Top, m.toolsAt(l.ctools), right)
+		}
+		return right
+	default:
+		return m.explore.View()
+	}
+}
+
+// toolsAt draws the tool list at another page's rectangle.
+func (m *Model) toolsAt(r rect) string {
+	return m.tools.View()
+}
+
+func (m *Model) connectTarget() string {
+	if m.info.Transport != "" {
+		return oneLine(m.opts.Sanitize(m.info.Transport))
+	}
+	return "the server"
+}
+
+func (m *Model) failedView(r rect) string {
+	st := *m.styles
+	san := m.opts.Sanitize
+	var b strings.Builder
+	b.WriteString(st.Error.Render("Could not connect") + "\n\n")
+	if m.connErr != nil {
+		b.WriteString(st.Text.Render(san(m.connErr.Error())) + "\n")
+	}
+	var se StderrError
+	if m.connErr != nil && asStderr(m.connErr, &se) && se.Stderr() != "" {
+		b.WriteString("\n" + st.PaneTitle.Render("server stderr") + "\n" + st.Muted.Render(san(lastLines(se.Stderr(), max(r.h-10, 3)))) + "\n")
+	}
+	b.WriteString("\n" + st.Muted.Render("r retries · q quits"))
+	return box(st, true, r.w, r.h, "Connection", "", b.String())
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *Model) centered(r rect, s string) string {
+	return lipgloss.Place(r.w, r.h, lipgloss.Center, lipgloss.Center, s)
+}
+
+func (m *Model) footerView() string {
+	st := *m.styles
+	w := m.width
+	status := ""
+	switch {
+	case m.flash != "":
+		if m.flashErr {
+			status = st.Error.Render("✗ ") + st.Text.Render(m.opts.Sanitize(m.flash))
+		} else {
+			status = st.Info.Render("• ") + st.Text.Render(m.opts.Sanitize(m.flash))
+		}
+	case m.running():
+		status = m.results.spinner.View() + st.Info.Render(fmt.Sprintf(" %d call(s) running · esc cancels", len(m.runs)))
+	case m.conn == connLost:
+		status = st.Error.Render("connection lost: ") + st.Text.Render(m.opts.Sanitize(errText(m.connErr))) + st.Muted.Render(" · r reconnects")
+	default:
+		status = st.Muted.Render(m.focusLabel())
+	}
+	h := m.help
+	h.SetWidth(w)
+	return fitLine(status, w) + "\n" + fitLine(h.ShortHelpView(m.contextHelp().ShortHelp()), w)
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return firstLine(err.Error())
+}
+
+func (m *Model) focusLabel() string {
+	switch m.focus {
+	case focusTools:
+		if m.tools.filtering {
+			return "filtering tools"
+		}
+		return "tool list"
+	case focusSchema:
+		return "side by side"
+	case focusComposer:
+		return "editing the call"
+	case focusResults:
+		return "results"
+	}
+	return "explore · " + m.explore.tab.String()
+}
