@@ -120,3 +120,94 @@ func TestEquivalenceRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestToAQLRoundTrip: S-expression -> tools/call -> AQL (ToAQL) -> Prepare
+// gives back the very same tools/call, on every fixture call below.
+func TestToAQLRoundTrip(t *testing.T) {
+	fs := corpus(t)["server-filesystem"]
+	todoSet := loadFixture(t, "todo.tools.json")
+	hard := loadFixture(t, "hard.tools.json")
+	cases := []struct {
+		set   *toolset.Set
+		sexpr string
+		aql   string
+	}{
+		{fs, `(edit_file "/a.txt" ((:oldText "a" :newText "b")) :dryRun true)`,
+			`{"operation":"edit_file","params":{"path":"/a.txt","edits":[{"oldText":"a","newText":"b"}],"dry_run":true}}`},
+		{todoSet, `(list_todos :limit 3)`, `{"operation":"list_todos","params":{"limit":3}}`},
+		{hard, `{"name":"API-get-user","arguments":{"userId":"u_1"}}`, `{"operation":"api_get_user","params":{"user_id":"u_1"}}`},
+		{hard, `{"name":"set_config","arguments":{"anyKey":1}}`, `{"operation":"set_config","params":{"anyKey":1}}`},
+	}
+	for _, c := range cases {
+		for _, mode := range []Mode{Single, Semantic} {
+			a := mustAdapter(t, c.set, nil, mode)
+			b, err := call.NewResolver(c.set).Read(c.sexpr)
+			if err != nil {
+				t.Fatalf("%s: %v", c.sexpr, err)
+			}
+			tc := ToolCall{Name: b.Calls[0].Tool, Arguments: b.Calls[0].Arguments}
+			req, err := a.ToAQL(tc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if req.Compact() != c.aql {
+				t.Errorf("ToAQL(%s) = %s, want %s", c.sexpr, req.Compact(), c.aql)
+			}
+			in, err := FromValue(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := a.Prepare(a.Via(in.Request.Operation), in.Request)
+			if st.Call == nil || st.Call.Name != tc.Name || !ojson.Equal(st.Call.Arguments, tc.Arguments) {
+				t.Errorf("%s (%s): AQL %s prepares to %v", c.sexpr, mode, req.Compact(), st.Local)
+			}
+		}
+	}
+	a := mustAdapter(t, todoSet, nil, Single)
+	if _, err := a.ToAQL(ToolCall{Name: "nope"}); err == nil {
+		t.Error("unknown tool accepted")
+	}
+	batch, err := a.BatchToAQL([]ToolCall{{Name: "get_todo", Arguments: mustJSON(t, `{"id":"1"}`)}, {Name: "clear_completed"}})
+	if err != nil || batch.Compact() != `{"operations":[{"operation":"get_todo","params":{"id":"1"}},{"operation":"clear_completed","params":{}}]}` {
+		t.Errorf("batch %v %v", batch, err)
+	}
+}
+
+func TestIsAQLAndVia(t *testing.T) {
+	for src, want := range map[string]bool{
+		`{"operation":"x"}`:           true,
+		` {"operations":[]}`:          true,
+		`{"name":"x","arguments":{}}`: false,
+		`(get_todo "1")`:              false,
+		`[{"operation":"x"}]`:         false,
+		`{"operation":`:               false,
+		``:                            false,
+	} {
+		if IsAQL([]byte(src)) != want {
+			t.Errorf("IsAQL(%q) != %v", src, want)
+		}
+	}
+	sem := mustAdapter(t, loadFixture(t, "todo.tools.json"), nil, Semantic)
+	single := mustAdapter(t, loadFixture(t, "todo.tools.json"), nil, Single)
+	for op, want := range map[string]string{"introspect": "mcp_aql_read", "delete_todo": "mcp_aql_delete", "create_todo": "mcp_aql_create", "nope": ""} {
+		if got := sem.Via(op); got != want {
+			t.Errorf("Via(%s) = %q, want %q", op, got, want)
+		}
+	}
+	if single.Via("delete_todo") != SingleTool || single.Via("nope") != "" {
+		t.Error("single-mode Via")
+	}
+}
+
+func TestToAQLRefusesWhatAQLReadsOtherwise(t *testing.T) {
+	a := mustAdapter(t, loadFixture(t, "hard.tools.json"), nil, Single)
+	for _, args := range []string{`{"fields":["a"]}`, `{"input":{}}`, `{"_meta":1}`} {
+		if _, err := a.ToAQL(ToolCall{Name: "set_config", Arguments: mustJSON(t, args)}); err == nil {
+			t.Errorf("set_config %s: no error", args)
+		}
+	}
+	// a declared parameter of that name is fine: the tool owns it
+	if r, err := a.ToAQL(ToolCall{Name: "API-get-user", Arguments: mustJSON(t, `{"userId":"u_1","fields":["a"]}`)}); err != nil || r.Compact() != `{"operation":"api_get_user","params":{"user_id":"u_1","fields":["a"]}}` {
+		t.Errorf("declared fields: %v %v", r, err)
+	}
+}
