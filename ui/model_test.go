@@ -485,7 +485,9 @@ func TestEncodingToggle(t *testing.T) {
 	if h.m.enc != "cl100k_base" {
 		t.Fatalf("enc = %s", h.m.enc)
 	}
-	h.waitUntil("cl100k report", func(m *Model) bool { return m.reports["cl100k_base"] != nil && m.tools.report == m.reports["cl100k_base"] })
+	h.waitUntil("cl100k report", func(m *Model) bool {
+		return m.reports["cl100k_base"] != nil && m.tools.report == m.reports["cl100k_base"]
+	})
 	if c := h.m.reports["cl100k_base"].Totals["json"]; c == o {
 		t.Errorf("counts did not change with the encoding: %d", c)
 	}
