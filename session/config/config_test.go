@@ -414,3 +414,22 @@ func TestDisabledAndTransportAliases(t *testing.T) {
 		t.Errorf("scalars: %q %v", num.Args, num.Env)
 	}
 }
+
+func TestDiscoverFromHome(t *testing.T) {
+	home := t.TempDir()
+	write(t, filepath.Join(home, ".cursor", "mcp.json"), `{"mcpServers": {"c": {"command": "c"}}}`)
+	write(t, filepath.Join(home, ".mcp.json"), `{"mcpServers": {"m": {"command": "m"}}}`)
+	s, err := Discover(home, home, envOf())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Names(); !reflect.DeepEqual(got, []string{"m", "c"}) {
+		t.Fatalf("Names = %v", got)
+	}
+	if n := len(s.Files()); n != 2 {
+		t.Fatalf("%d files read, want 2 (no file twice)", n)
+	}
+	if c := mustFind(t, s, "c"); !strings.HasPrefix(c.Source.String(), filepath.Join("~", ".cursor", "mcp.json")) {
+		t.Errorf("source shown as %q", c.Source.String())
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -111,18 +112,26 @@ func (w *Lines) ScanBackward(fn func(line []byte) bool) error {
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
-	const block = 64 << 10
+	if err := scanBackward(f, fi.Size(), 64<<10, maxLine, fn); err != nil {
+		return fmt.Errorf("history: %w", err)
+	}
+	return nil
+}
+
+// scanBackward is ScanBackward over any ReaderAt, with the block size and
+// line bound as parameters so tests can exercise every boundary.
+func scanBackward(r io.ReaderAt, size int64, block, maxLine int, fn func(line []byte) bool) error {
 	var carry []byte // the start of a line that began in an earlier block
 	overlong := false
-	for pos := fi.Size(); pos > 0; {
+	for pos := size; pos > 0; {
 		n := int64(block)
 		if pos < n {
 			n = pos
 		}
 		pos -= n
 		buf := make([]byte, n, int(n)+len(carry))
-		if _, err := f.ReadAt(buf, pos); err != nil {
-			return fmt.Errorf("history: %w", err)
+		if _, err := r.ReadAt(buf, pos); err != nil && err != io.EOF {
+			return err
 		}
 		buf = append(buf, carry...)
 		for {
