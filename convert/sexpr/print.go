@@ -140,7 +140,8 @@ func writeQuoted(b *strings.Builder, s string) {
 			b.WriteString(`\r`)
 		case r == '\t':
 			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
+		case r < 0x20 || r >= 0x7f && r <= 0x9f:
+			// C0, DEL and C1 controls (U+009B is a CSI on some terminals)
 			b.WriteString(`\u00`)
 			b.WriteByte(hex[r>>4])
 			b.WriteByte(hex[r&0xf])

@@ -188,7 +188,11 @@ func (r *reader) list(depth int) (*Node, error) {
 
 func (r *reader) token() string {
 	from := r.off
-	for !r.eof() && isSymbolRune(r.peek()) {
+	for !r.eof() {
+		c, size := utf8.DecodeRuneInString(r.src[r.off:])
+		if c == utf8.RuneError && size <= 1 || !isSymbolRune(c) {
+			break // invalid UTF-8 ends the token; the next datum reports it
+		}
 		r.next()
 	}
 	return r.src[from:r.off]

@@ -157,7 +157,7 @@ func IsSymbolText(s string) bool {
 		if !isSymbolRune(r) {
 			return false
 		}
-		if i == 0 && (r == ':' || r == '#') {
+		if i == 0 && r == ':' {
 			return false
 		}
 	}
@@ -182,7 +182,7 @@ func isSymbolRune(r rune) bool {
 	case '(', ')', '"', ';', '|', '\'', '`', ',', '[', ']', '{', '}':
 		return false
 	}
-	return r > ' ' && r != 0x7f && !isSpace(r)
+	return r > ' ' && !(r >= 0x7f && r <= 0x9f) && !isSpace(r)
 }
 
 func isSpace(r rune) bool {
