@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/convert/sexpr"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 )
 
@@ -186,6 +187,13 @@ type Codec interface {
 	// Format prints parsed calls in a syntax ("sexpr", "aql" or "json"), so
 	// the composer can switch a call between them.
 	Format(set *toolset.Set, p *Parsed, syntax string) (string, error)
+}
+
+// ErrorPosition is implemented by parse errors that know where in the
+// composer's text they are (*sexpr.Error is recognised too).
+type ErrorPosition interface {
+	error
+	Position() sexpr.Pos
 }
 
 // Parsed is one or more calls ready to run.

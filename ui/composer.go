@@ -373,7 +373,10 @@ func checkComposer(set *toolset.Set, codec Codec, c Counter, enc, src string, ne
 	if err != nil {
 		ck.err = err
 		var se *sexpr.Error
-		if errors.As(err, &se) {
+		var pe ErrorPosition
+		if errors.As(err, &pe) {
+			ck.pos = pe.Position()
+		} else if errors.As(err, &se) {
 			ck.pos = se.Pos
 		}
 	} else {

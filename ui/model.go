@@ -305,12 +305,16 @@ func (m *Model) setFlash(s string, isErr bool) tea.Cmd {
 	return tea.Tick(4*time.Second, func(time.Time) tea.Msg { return flashMsg{seq: seq} })
 }
 
+// primaryForm is the compact form the tool list compares with JSON: the
+// first of term, term-lean and dts that is registered ("" for none yet).
 func (m *Model) primaryForm() string {
-	forms := m.opts.Renderer.Forms()
-	if len(forms) > 0 {
-		return forms[0]
+	for _, f := range m.opts.Renderer.Forms() {
+		switch f {
+		case "term", "term_lean", "dts":
+			return f
+		}
 	}
-	return "term"
+	return ""
 }
 
 // firstLine is s up to its first newline, for status messages.

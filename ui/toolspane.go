@@ -65,7 +65,7 @@ func newToolsPane(st *Styles, keys *KeyMap) toolsPane {
 	in.Placeholder = "filter"
 	in.SetStyles(st.Input)
 	in.CharLimit = 200
-	return toolsPane{st: st, keys: keys, filter: in, primary: "term"}
+	return toolsPane{st: st, keys: keys, filter: in}
 }
 
 func (p *toolsPane) SetSize(w, h int) {
@@ -124,9 +124,7 @@ func (p *toolsPane) setTools(set *toolset.Set, codes map[string]string, cls Clas
 
 func (p *toolsPane) setReport(r *Report, primary string) {
 	p.report = r
-	if primary != "" {
-		p.primary = primary
-	}
+	p.primary = primary
 	if p.sort == sortTokens || p.sort == sortSavings {
 		sel := p.selectedName()
 		p.refresh()
@@ -381,8 +379,8 @@ func (c toolColumns) heading() string {
 	s += padRight("ro!", c.badges)
 	if c.counts > 0 {
 		h := "json→" + shortForm(c.primary)
-		if c.counts < 16 {
-			h = "tokens"
+		if c.counts < 16 || c.primary == "" {
+			h = "json tok"
 		}
 		s += " " + fmt.Sprintf("%*s", c.counts, h)
 	}
@@ -449,7 +447,7 @@ func (p *toolsPane) countCell(r toolRow, w int) string {
 	if base < 0 {
 		return fmt.Sprintf("%*s", w, "…")
 	}
-	if w < 16 {
+	if w < 16 || p.primary == "" {
 		return fmt.Sprintf("%*s", w, thousands(base))
 	}
 	cell := thousands(base) + "→"
