@@ -204,3 +204,24 @@ func TestRunSingle(t *testing.T) {
 		t.Errorf("run: %s", got)
 	}
 }
+
+// TestConcurrentUse: an adapter is read-only after New, so answers and calls
+// may be prepared from several goroutines (run with -race).
+func TestConcurrentUse(t *testing.T) {
+	a := mustAdapter(t, loadFixture(t, "hard.tools.json"), nil, Semantic)
+	want := a.RenderIntrospect()
+	done := make(chan string)
+	for i := 0; i < 4; i++ {
+		go func() {
+			in, _ := ParseInput([]byte(`{"operations":[{"operation":"introspect","params":{"query":"types","name":"User"}},{"operation":"api_get_user","params":{"user_id":"u_1"}}]}`))
+			exec := func(c ToolCall) (*ojson.Value, error) { return textResult(`{"ok":true}`), nil }
+			a.Run("mcp_aql_read", in, exec)
+			done <- a.RenderIntrospect()
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		if got := <-done; got != want {
+			t.Error("concurrent introspection answers differ")
+		}
+	}
+}

@@ -141,7 +141,7 @@ func (a *Adapter) TypeDetails(name string) *ojson.Value {
 			continue
 		}
 		if t.detail != nil {
-			return t.detail
+			return t.detail.Clone() // shared by every answer; callers may change their copy
 		}
 		o := ojson.NewObject().Set("name", ojson.NewString(t.name)).Set("kind", ojson.NewString(t.kind))
 		if t.desc != "" {
