@@ -146,3 +146,14 @@ func RenderIntrospectSet(set *toolset.Set, ov Overrides, mode Mode) (string, err
 	}
 	return a.RenderIntrospect(), nil
 }
+
+// IntrospectCostsFor is Adapter.IntrospectCosts for a tool list, for the
+// token report: the upfront forms miss what a model reads back later, and
+// these exchanges are that part of the cost.
+func IntrospectCostsFor(set *toolset.Set, ov Overrides, mode Mode) ([]IntrospectCost, error) {
+	a, err := New(set, ov, mode)
+	if err != nil {
+		return nil, err
+	}
+	return a.IntrospectCosts(), nil
+}

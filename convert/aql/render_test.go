@@ -102,6 +102,10 @@ func TestRenderMatchesBaselineShape(t *testing.T) {
 				t.Errorf("%s: AQL form (%d bytes) is not smaller than the baseline (%d)", name, len(out), len(set.Baseline().Compact()))
 			}
 		}
+		costs, err := IntrospectCostsFor(set, nil, Semantic)
+		if err != nil || len(costs) != len(set.Tools)+2 || costs[2].Tool != set.Tools[0].Name {
+			t.Errorf("%s: IntrospectCostsFor: %v, %d", name, err, len(costs))
+		}
 		out, err := RenderIntrospectSet(set, nil, Semantic)
 		if err != nil || strings.Count(out, "\n") != len(set.Tools)+2 {
 			t.Errorf("%s: introspect rendering: %v, %d lines", name, err, strings.Count(out, "\n"))
