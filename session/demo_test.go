@@ -60,7 +60,7 @@ func testDemo(t *testing.T, src Source) {
 	}
 
 	// A slow operation with progress, then one cut short.
-	r = s.Call(ctx, CallRequest{Tool: "long_task", Arguments: obj(t, `{"steps":3,"delay_ms":40}`), Timeout: 100 * time.Millisecond})
+	r = s.Call(ctx, CallRequest{Tool: "long_task", Arguments: obj(t, `{"steps":3,"delay_ms":120}`), Timeout: 300 * time.Millisecond})
 	if !r.OK() || r.Progress < 2 {
 		t.Errorf("long_task: %v %v progress %d", r.Err, r.SchemaErr, r.Progress)
 	}

@@ -100,7 +100,7 @@ func testHTTPSession(t *testing.T, s *Session, rec *testserver.Recorder) {
 	if r := s.Call(ctx, CallRequest{Tool: "add", Arguments: obj(t, `{"a":40,"b":2}`)}); !r.OK() || resultText(r) != "42" {
 		t.Errorf("add: %v %q", r.Err, resultText(r))
 	}
-	r := s.Call(ctx, CallRequest{Tool: "slow", Arguments: obj(t, `{"steps":4,"ms":50}`), Timeout: 120 * time.Millisecond})
+	r := s.Call(ctx, CallRequest{Tool: "slow", Arguments: obj(t, `{"steps":4,"ms":100}`), Timeout: 350 * time.Millisecond})
 	if !r.OK() {
 		t.Errorf("slow with progress: %v", r.Err)
 	}

@@ -206,9 +206,9 @@ func TestCallProgressResetsTimeout(t *testing.T) {
 	ctx := ctxT(t, 10*time.Second)
 	var mu sync.Mutex
 	var seen []float64
-	// 6 steps of 60 ms take 360 ms, far past the 200 ms timeout, but every
+	// 6 steps of 100 ms take 600 ms, past the 450 ms timeout, but every
 	// step's progress notification restarts the clock.
-	r := s.Call(ctx, CallRequest{Tool: "slow", Arguments: obj(t, `{"steps":6,"ms":60}`), Timeout: 200 * time.Millisecond,
+	r := s.Call(ctx, CallRequest{Tool: "slow", Arguments: obj(t, `{"steps":6,"ms":100}`), Timeout: 450 * time.Millisecond,
 		OnProgress: func(e Event) { mu.Lock(); seen = append(seen, e.Progress); mu.Unlock() }})
 	if !r.OK() {
 		t.Fatalf("slow call failed: %v", r.Err)
@@ -218,7 +218,7 @@ func TestCallProgressResetsTimeout(t *testing.T) {
 		t.Errorf("progress count %d at the result, seen %v", r.Progress, seen)
 	}
 	mu.Unlock()
-	if r.Duration < 300*time.Millisecond {
+	if r.Duration < 500*time.Millisecond {
 		t.Errorf("duration %v: the call cannot have done its steps", r.Duration)
 	}
 	// The last notification may trail the result (notifications and
@@ -303,13 +303,13 @@ func TestBatch(t *testing.T) {
 			}
 		}
 	}
-	// Concurrency really overlaps: three 100 ms calls take well under 300 ms.
+	// Concurrency really overlaps: three 200 ms calls take well under 600 ms.
 	slow := []CallRequest{}
 	for _, id := range []string{"a", "b", "c"} {
-		slow = append(slow, CallRequest{ID: id, Tool: "slow", Arguments: obj(t, `{"steps":1,"ms":100}`)})
+		slow = append(slow, CallRequest{ID: id, Tool: "slow", Arguments: obj(t, `{"steps":1,"ms":200}`)})
 	}
 	b := s.Batch(ctxT(t, 10*time.Second), slow, BatchOptions{Concurrency: 3})
-	if b.Failed() != 0 || b.Duration >= 290*time.Millisecond {
+	if b.Failed() != 0 || b.Duration >= 550*time.Millisecond {
 		t.Errorf("concurrent batch: %d failed in %v", b.Failed(), b.Duration)
 	}
 
