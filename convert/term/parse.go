@@ -1,7 +1,6 @@
 package term
 
 import (
-	"fmt"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/sexpr"
@@ -590,8 +589,20 @@ func (p *parser) withDefs(s *ojson.Value, cv *conv) (*ojson.Value, error) {
 		}
 	}
 	s = asObject(s)
-	if s.Has("$defs") {
-		return nil, fmt.Errorf("term: a (json ...) escape at the top of a schema defines $defs of its own")
+	if own := s.Get("$defs"); own != nil {
+		// A raw escape at the top brought $defs of its own: merge when the
+		// names are free, otherwise nest the escape so ours sit at the root.
+		clash := own.Kind != ojson.Object
+		for _, m := range defs.Members {
+			if own.Has(m.Key) {
+				clash = true
+			}
+		}
+		if !clash {
+			own.Members = append(own.Members, defs.Members...)
+			return s, nil
+		}
+		s = ojson.NewObject().Set("allOf", ojson.NewArray(s))
 	}
 	s.Set("$defs", defs)
 	return s, nil

@@ -433,7 +433,10 @@ func (cv *conv) tagged(n *sexpr.Node, args []*sexpr.Node) (*ojson.Value, error) 
 	return s, cv.pairs(s, pairs)
 }
 
-// rawJSON reads (json "...") and notes the deftypes its $refs name.
+// rawJSON reads (json "...") and notes the deftypes its $refs name. A
+// reference that names no deftype is kept as written: the printer escapes
+// schemas with dangling references verbatim, and they stay as broken as the
+// server sent them.
 func (cv *conv) rawJSON(n *sexpr.Node, args []*sexpr.Node) (*ojson.Value, error) {
 	if len(args) != 1 || args[0].Kind != sexpr.String {
 		return nil, sexpr.Errorf(n, "expected (json \"...\") holding a JSON Schema")
@@ -445,10 +448,9 @@ func (cv *conv) rawJSON(n *sexpr.Node, args []*sexpr.Node) (*ojson.Value, error)
 	if v.Kind != ojson.Object && v.Kind != ojson.Bool {
 		return nil, sexpr.Errorf(args[0], "(json ...) must hold a schema (an object or a boolean), found a %s", v.Kind)
 	}
-	var bad *string
 	var walk func(x *ojson.Value, depth int)
 	walk = func(x *ojson.Value, depth int) {
-		if depth > ojson.MaxDepth || bad != nil {
+		if depth > ojson.MaxDepth {
 			return
 		}
 		switch x.Kind {
@@ -458,9 +460,6 @@ func (cv *conv) rawJSON(n *sexpr.Node, args []*sexpr.Node) (*ojson.Value, error)
 					if name, ok := defRefName(m.Value.Str); ok {
 						if _, known := cv.p.types[name]; known {
 							cv.use(name)
-						} else {
-							s := m.Value.Str
-							bad = &s
 						}
 					}
 					continue
@@ -474,9 +473,6 @@ func (cv *conv) rawJSON(n *sexpr.Node, args []*sexpr.Node) (*ojson.Value, error)
 		}
 	}
 	walk(v, 0)
-	if bad != nil {
-		return nil, sexpr.Errorf(args[0], "(json ...) refers to %s, which no deftype defines", *bad)
-	}
 	return v, nil
 }
 

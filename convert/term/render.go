@@ -1,6 +1,7 @@
 package term
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -41,6 +42,9 @@ type Document struct {
 // deeper is written as a raw JSON escape (a single string).
 const maxSchemaDepth = 40
 
+// maxOutputFactor bounds a document's size relative to its tool JSON.
+const maxOutputFactor = 16
+
 // maxDataDepth bounds nesting of defaults, examples and other literal data
 // written as lists; deeper data becomes (json "...").
 const maxDataDepth = 24
@@ -75,6 +79,20 @@ func Render(set *toolset.Set, opts Options) (*Document, error) {
 	for _, d := range deftypes {
 		b.WriteString(d.String())
 		b.WriteByte('\n')
+	}
+	// Output stays proportional to input; the bound is far above what
+	// any real schema needs (pointer references into nested schemas are the
+	// only thing rendered twice).
+	in := 0
+	for _, t := range set.Tools {
+		if t.Raw != nil {
+			in += len(t.Raw.Compact())
+		} else {
+			in += len(t.Name) + len(t.Description) + len(t.InputSchema.Compact())
+		}
+	}
+	if limit := maxOutputFactor*in + 1<<16; b.Len() > limit {
+		return nil, fmt.Errorf("term: rendering would take %d bytes for %d bytes of tool JSON (limit %d); the schemas refer into themselves too many times", b.Len(), in, limit)
 	}
 	return &Document{Text: b.String(), Codes: codes, LeftOut: r.left.list(), Dropped: r.drop.list()}, nil
 }
