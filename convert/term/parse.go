@@ -1,7 +1,6 @@
 package term
 
 import (
-
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/sexpr"
 	"github.com/mcpterm/mcpterm/convert/toolset"

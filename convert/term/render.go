@@ -83,18 +83,42 @@ func Render(set *toolset.Set, opts Options) (*Document, error) {
 	// Output stays proportional to input; the bound is far above what
 	// any real schema needs (pointer references into nested schemas are the
 	// only thing rendered twice).
-	in := 0
-	for _, t := range set.Tools {
-		if t.Raw != nil {
-			in += len(t.Raw.Compact())
-		} else {
-			in += len(t.Name) + len(t.Description) + len(t.InputSchema.Compact())
+	if b.Len() > 1<<16 {
+		in := 0
+		for _, t := range set.Tools {
+			in += approxSize(t.Raw, 0) + approxSize(t.InputSchema, 0)
+		}
+		if limit := maxOutputFactor*in + 1<<16; b.Len() > limit {
+			return nil, fmt.Errorf("term: rendering would take %d bytes for about %d bytes of tool JSON (limit %d); the schemas refer into themselves too many times", b.Len(), in, limit)
 		}
 	}
-	if limit := maxOutputFactor*in + 1<<16; b.Len() > limit {
-		return nil, fmt.Errorf("term: rendering would take %d bytes for %d bytes of tool JSON (limit %d); the schemas refer into themselves too many times", b.Len(), in, limit)
-	}
 	return &Document{Text: b.String(), Codes: codes, LeftOut: r.left.list(), Dropped: r.drop.list()}, nil
+}
+
+// approxSize is about the minified JSON size of v, without building it.
+func approxSize(v *ojson.Value, depth int) int {
+	if v == nil || depth > ojson.MaxDepth {
+		return 0
+	}
+	switch v.Kind {
+	case ojson.String:
+		return len(v.Str) + 2
+	case ojson.Number:
+		return len(v.Num)
+	case ojson.Array:
+		n := 2
+		for _, it := range v.Items {
+			n += approxSize(it, depth+1) + 1
+		}
+		return n
+	case ojson.Object:
+		n := 2
+		for _, m := range v.Members {
+			n += len(m.Key) + 4 + approxSize(m.Value, depth+1)
+		}
+		return n
+	}
+	return 4
 }
 
 // tally accumulates omissions by key, in first-seen order.

@@ -1,6 +1,7 @@
 package term
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/mcpterm/mcpterm/convert/sexpr"
@@ -15,124 +16,137 @@ type recSite struct {
 	idx    int
 	hint   string
 	body   string // name of the deftype whose whole body this is, or ""
+	node   *sexpr.Node
 }
 
 // extractReused names records that occur more than once (the same entity
 // object in several tools' inputs and outputs): each becomes a deftype and
 // every occurrence refers to it. A record equal to an existing deftype's
 // body refers to that deftype. Largest records go first, so a nested record
-// is only named if it still repeats afterwards.
+// is only named if it still repeats outside the ones already named.
 func (r *renderer) extractReused(tools, deftypes []*sexpr.Node) []*sexpr.Node {
 	used := map[string]bool{}
 	for _, d := range deftypes {
 		used[d.Items[1].Text] = true
 	}
-	for iter := 0; iter < 10000; iter++ {
-		var sites []recSite
-		var walk func(parent *sexpr.Node, hint string, depth int)
-		walk = func(parent *sexpr.Node, hint string, depth int) {
-			if depth > 400 {
-				return
+	var sites []recSite
+	var walk func(parent *sexpr.Node, hint string, depth int)
+	walk = func(parent *sexpr.Node, hint string, depth int) {
+		if depth > 400 {
+			return
+		}
+		if len(parent.Items) > 0 {
+			if h := parent.Items[0]; (h.Kind == sexpr.Symbol || h.Kind == sexpr.String) && !typeHeads[h.Text] && h.Text != "" {
+				hint = h.Text
 			}
-			if len(parent.Items) > 0 {
-				if h := parent.Items[0]; (h.Kind == sexpr.Symbol || h.Kind == sexpr.String) && !typeHeads[h.Text] && h.Text != "" {
-					hint = h.Text
-				}
-				if parent.Head() == "list" || parent.Head() == "map" {
-					hint = singular(hint)
-				}
-			}
-			for i, it := range parent.Items {
-				if it.Kind != sexpr.List {
-					continue
-				}
-				if it.Head() == "rec" {
-					sites = append(sites, recSite{parent: parent, idx: i, hint: hint})
-				}
-				walk(it, hint, depth+1)
+			if parent.Head() == "list" || parent.Head() == "map" {
+				hint = singular(hint)
 			}
 		}
-		for _, t := range tools {
-			// A tool's parameters are named by the walk; its result type
-			// is named after the tool.
-			name := t.Items[1].Text
-			for i := 2; i < len(t.Items); i++ {
-				it := t.Items[i]
-				if it.IsSym("->") && i+1 < len(t.Items) {
-					out := t.Items[i+1]
-					if out.Head() == "rec" {
-						sites = append(sites, recSite{parent: t, idx: i + 1, hint: name + "_result"})
-					}
-					if out.Kind == sexpr.List {
-						walk(out, name+"_result", 0)
-					}
-					i++
-					continue
+		for i, it := range parent.Items {
+			if it.Kind != sexpr.List {
+				continue
+			}
+			if it.Head() == "rec" {
+				sites = append(sites, recSite{parent: parent, idx: i, hint: hint, node: it})
+			}
+			walk(it, hint, depth+1)
+		}
+	}
+	for _, t := range tools {
+		// A tool's parameters are named by the walk; its result type is
+		// named after the tool.
+		name := t.Items[1].Text
+		for i := 2; i < len(t.Items); i++ {
+			it := t.Items[i]
+			if it.IsSym("->") && i+1 < len(t.Items) {
+				out := t.Items[i+1]
+				if out.Head() == "rec" {
+					sites = append(sites, recSite{parent: t, idx: i + 1, hint: name + "_result", node: out})
 				}
-				if it.Kind == sexpr.List {
-					walk(it, name, 0)
+				if out.Kind == sexpr.List {
+					walk(out, name+"_result", 0)
 				}
+				i++
+				continue
+			}
+			if it.Kind == sexpr.List {
+				walk(it, name, 0)
 			}
 		}
-		for _, d := range deftypes {
-			body := d.Items[2]
-			if body.Head() == "rec" {
-				sites = append(sites, recSite{parent: d, idx: 2, hint: d.Items[1].Text, body: d.Items[1].Text})
-			}
-			walk(body, d.Items[1].Text, 0)
+	}
+	for _, d := range deftypes {
+		body := d.Items[2]
+		if body.Head() == "rec" {
+			sites = append(sites, recSite{parent: d, idx: 2, hint: d.Items[1].Text, body: d.Items[1].Text, node: body})
 		}
-		groups := map[string][]int{}
-		var order []string
-		for i, s := range sites {
-			text := s.parent.Items[s.idx].String()
-			if _, ok := groups[text]; !ok {
-				order = append(order, text)
-			}
-			groups[text] = append(groups[text], i)
+		walk(body, d.Items[1].Text, 0)
+	}
+	groups := map[string][]int{}
+	var order []string
+	for i := range sites {
+		text := sites[i].node.String()
+		if _, ok := groups[text]; !ok {
+			order = append(order, text)
 		}
-		best := ""
-		for _, text := range order {
-			g := groups[text]
-			bodies, others := 0, 0
-			for _, i := range g {
-				if sites[i].body != "" {
-					bodies++
-				} else {
-					others++
-				}
-			}
-			if (bodies > 0 && others > 0) || (others > 1 && len(text) >= minReuseBytes) {
-				if len(text) > len(best) {
-					best = text
-				}
-			}
+		groups[text] = append(groups[text], i)
+	}
+	sort.SliceStable(order, func(i, j int) bool { return len(order[i]) > len(order[j]) })
+	dead := map[*sexpr.Node]bool{}
+	var kill func(n *sexpr.Node, depth int)
+	kill = func(n *sexpr.Node, depth int) {
+		if n.Kind != sexpr.List || depth > 400 {
+			return
 		}
-		if best == "" {
-			return deftypes
+		dead[n] = true
+		for _, it := range n.Items {
+			kill(it, depth+1)
 		}
-		g := groups[best]
+	}
+	for _, text := range order {
+		var live []int
+		bodies, others := 0, 0
 		name := ""
-		for _, i := range g {
+		for _, i := range groups[text] {
+			if dead[sites[i].node] {
+				continue
+			}
+			live = append(live, i)
 			if sites[i].body != "" {
-				name = sites[i].body
-				break
+				bodies++
+				if name == "" {
+					name = sites[i].body
+				}
+			} else {
+				others++
 			}
 		}
+		if !((bodies > 0 && others > 0) || (others > 1 && len(text) >= minReuseBytes)) {
+			continue
+		}
+		first := true
 		if name == "" {
-			first := sites[g[0]]
-			hint := first.hint
+			s := sites[live[0]]
+			hint := s.hint
 			if hint == "" {
 				hint = "Record"
 			}
 			name = uniqueName(typeName(hint, false), used)
-			deftypes = append(deftypes, sexpr.L(sexpr.Sym("deftype"), sexpr.Sym(name), first.parent.Items[first.idx]))
+			deftypes = append(deftypes, sexpr.L(sexpr.Sym("deftype"), sexpr.Sym(name), s.node))
+		} else {
+			first = false
 		}
-		for _, i := range g {
+		for _, i := range live {
 			s := sites[i]
 			if s.body != "" {
 				continue
 			}
 			s.parent.Items[s.idx] = sexpr.Sym(name)
+			if first {
+				first = false // moved into the new deftype, still alive there
+				continue
+			}
+			kill(s.node, 0)
 		}
 	}
 	return deftypes
