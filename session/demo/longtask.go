@@ -9,6 +9,10 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 )
 
+// finalProgressPause is how long long_task waits after its last progress
+// notification before answering.
+const finalProgressPause = 10 * time.Millisecond
+
 // maxRuns bounds the kept history of long_task outcomes.
 const maxRuns = 100
 
@@ -80,6 +84,12 @@ func (st *state) longTask(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 				"message":       fmt.Sprintf("step %d of %d", i, a.Steps),
 			})
 		}
+	}
+	if token != nil && srv != nil {
+		// mcp-go's streamable HTTP transport forwards notifications on another
+		// goroutine and can drop one still in flight when the response goes
+		// out; a short pause lets the final progress arrive first.
+		time.Sleep(finalProgressPause)
 	}
 	st.record(taskRun{a.Steps, a.Steps, "completed"})
 	elapsed := st.now().Sub(start).Milliseconds()
