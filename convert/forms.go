@@ -5,6 +5,8 @@ package convert
 
 import (
 	"github.com/mcpterm/mcpterm/convert/aql"
+	"github.com/mcpterm/mcpterm/convert/dts"
+	"github.com/mcpterm/mcpterm/convert/term"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 )
 
@@ -24,6 +26,9 @@ func Forms() []Form {
 		{Name: "json", CLIName: "json", Description: "model-facing baseline: [{name, description, input_schema}] minified", Render: renderJSON},
 		{Name: "json_pretty", CLIName: "json-pretty", Description: "the baseline pretty-printed with two-space indents", Render: renderJSONPretty},
 		{Name: "json_full", CLIName: "mcp", Description: "the tools/list result as the server sent it, minified", Render: renderMCP},
+		{Name: "term", CLIName: "term", Description: "MCP-Term declarations, lossless (see docs/mcp-term.md)", Render: renderTerm(term.Options{})},
+		{Name: "term_lean", CLIName: "term-lean", Description: "MCP-Term with tool descriptions cut to one sentence and schema descriptions and titles dropped", Render: renderTerm(term.Options{Lean: true})},
+		{Name: "dts", CLIName: "dts", Description: "TypeScript declarations: type aliases and an interface Tools", Render: dts.Render},
 		{Name: "floor", CLIName: "floor", Description: "the floor: names, descriptions, property names, enum values and types joined by single spaces", Render: renderFloor},
 		{Name: "aql_single", CLIName: "aql-single", Description: "MCP-AQL single mode: one mcp_aql tool, operations listed by name, details via introspect", Render: func(s *toolset.Set) (string, error) { return aql.RenderSingle(s, nil) }},
 		{Name: "aql_semantic", CLIName: "aql-semantic", Description: "MCP-AQL semantic mode: mcp_aql_create|read|update|delete|execute, details via introspect", Render: func(s *toolset.Set) (string, error) { return aql.RenderSemantic(s, nil) }},
@@ -49,4 +54,14 @@ func renderMCP(set *toolset.Set) (string, error) { return set.Result().Compact()
 // Single returns a set holding one tool of s, for per-tool counts.
 func Single(s *toolset.Set, t *toolset.Tool) *toolset.Set {
 	return &toolset.Set{Server: s.Server, Version: s.Version, Source: s.Source, Tools: []*toolset.Tool{t}}
+}
+
+func renderTerm(opts term.Options) func(*toolset.Set) (string, error) {
+	return func(set *toolset.Set) (string, error) {
+		d, err := term.Render(set, opts)
+		if err != nil {
+			return "", err
+		}
+		return d.Text, nil
+	}
 }

@@ -1,0 +1,85 @@
+package dts
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcpterm/mcpterm/convert/toolset"
+)
+
+func TestRenderSmall(t *testing.T) {
+	set, err := toolset.Parse([]byte(`{"tools":[
+ {"name":"read_file","title":"Read","description":"Read a file.","annotations":{"readOnlyHint":true},
+  "inputSchema":{"type":"object","properties":{"path":{"type":"string","description":"Where"},"enc":{"enum":["utf8","base64"],"default":"utf8"},"lim":{"type":["integer","null"],"minimum":1}},"required":["path"]},
+  "outputSchema":{"type":"object","properties":{"content":{"type":"string"}},"required":["content"]}},
+ {"name":"note-update","description":"Edit */ note.","inputSchema":{"type":"object","properties":{"ops":{"type":"array","items":{"$ref":"#/$defs/Op"}},"tags":{"type":"object","additionalProperties":{"type":"string"}}},"required":["ops"],
+  "$defs":{"Op":{"oneOf":[{"type":"object","properties":{"type":{"const":"insert"},"pos":{"type":"number"}},"required":["type","pos"]},{"type":"object","properties":{"type":{"const":"delete"},"len":{"type":"number"}},"required":["type","len"]}]}}}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Render(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `type Op = { type: "insert"; pos: number } | { type: "delete"; len: number };
+interface Tools {
+  /**
+   * Read a file.
+   * @title Read
+   * @readOnly true
+   */
+  read_file(args: { /** Where */ path: string; /** @default "utf8" */ enc?: "utf8" | "base64"; /** @minimum 1 */ lim?: number | null }): { content: string };
+  /** Edit *\/ note. */
+  "note-update"(args: { ops: Op[]; tags?: Record<string, string> }): unknown;
+}
+`
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestRenderCorpus(t *testing.T) {
+	dir, _ := os.Getwd()
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.mod not found")
+		}
+		dir = parent
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "..", "shared", "corpus", "*.tools.json"))
+	files2, _ := filepath.Glob(filepath.Join(dir, "convert", "term", "testdata", "*.tools.json"))
+	files = append(files, files2...)
+	if len(files) == 0 {
+		t.Skip("no tool lists found")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set, err := toolset.Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := Render(set)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		for _, tool := range set.Tools {
+			if !strings.Contains(out, propName(tool.Name)+"(args: ") {
+				t.Errorf("%s: no method for %s", f, tool.Name)
+			}
+		}
+		if strings.Count(out, "{") != strings.Count(out, "}") {
+			t.Errorf("%s: unbalanced braces", f)
+		}
+		js := len(set.Baseline().Compact())
+		t.Logf("%s: json %d B, dts %d B", filepath.Base(f), js, len(out))
+	}
+}
