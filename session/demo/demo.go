@@ -31,7 +31,8 @@ type Options struct {
 	Seed uint64
 }
 
-// Instructions is what the server tells a client about itself on connect.
+// Instructions is what the server tells a client about itself on connect;
+// exported so client code can check it surfaced them.
 const Instructions = `mcpterm-demo is a small, self-contained MCP server for trying out MCP clients.
 Everything lives in memory and is reset when the server restarts; nothing touches the real file system or network.
 
@@ -54,7 +55,8 @@ type state struct {
 	runs   []taskRun // long_task outcomes, newest last
 }
 
-// New builds a fresh demo server with its own state.
+// New builds a demo server with state of its own, so every session and every
+// test starts from the same seeded data and none sees another's changes.
 func New(opts Options) *server.MCPServer {
 	_, s := newServer(opts)
 	return s

@@ -1,13 +1,9 @@
 package demo
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"path"
 	"sort"
 	"strings"
@@ -39,7 +35,7 @@ func newFileTree(tables map[string]*table) *fileTree {
 	add("/etc/hosts", "text/plain", []byte(hostsText))
 	add("/etc/passwd", "text/plain", []byte(passwdText))
 	add("/src/hello.go", "text/x-go", []byte(helloText))
-	add("/data/logo.png", "image/png", logoPNG())
+	add("/data/logo.png", "image/png", []byte(logoPNG))
 	add("/data/orders.csv", "text/csv", []byte(tables["orders"].csv()))
 	return t
 }
@@ -235,24 +231,16 @@ func (st *state) summarizePrompt(ctx context.Context, req mcp.GetPromptRequest) 
 	}), nil
 }
 
-// logoPNG draws a small two-colour image, encoded the same way every time.
-func logoPNG() []byte {
-	img := image.NewPaletted(image.Rect(0, 0, 16, 16), color.Palette{
-		color.RGBA{0x1e, 0x1e, 0x2e, 0xff}, color.RGBA{0x89, 0xb4, 0xfa, 0xff},
-	})
-	for y := 0; y < 16; y++ {
-		for x := 0; x < 16; x++ {
-			if x == y || x+y == 15 || x == 2 || x == 13 {
-				img.SetColorIndex(x, y, 1)
-			}
-		}
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		panic(err)
-	}
-	return buf.Bytes()
-}
+// logoPNG is a 16x16 two-colour PNG (a boxed X), kept as bytes so building
+// a server does not pay for image encoding.
+const logoPNG = "\x89\x50\x4e\x47\x0d\x0a\x1a\x0a\x00\x00\x00\x0d\x49\x48\x44\x52" +
+	"\x00\x00\x00\x10\x00\x00\x00\x10\x01\x03\x00\x00\x00\x25\x3d\x6d" +
+	"\x22\x00\x00\x00\x06\x50\x4c\x54\x45\x1e\x1e\x2e\x89\xb4\xfa\x30" +
+	"\xa3\x7b\x7b\x00\x00\x00\x33\x49\x44\x41\x54\x78\x9c\x62\x58\xc0" +
+	"\xca\x90\xc0\xc6\xa0\xc0\xc2\x60\xc0\xc3\xa0\x21\xc2\xa0\xa2\xc2" +
+	"\xa0\xe4\xc2\xa0\xd8\x02\x42\x4a\x2e\x20\xae\x86\x08\x48\x4a\x81" +
+	"\x05\xa4\x6c\x01\x2b\x20\x00\x00\xff\xff\x8f\xd4\x05\xf5\xfb\xfa" +
+	"\xc8\x7f\x00\x00\x00\x00\x49\x45\x4e\x44\xae\x42\x60\x82"
 
 const readmeText = `# mcpterm demo server
 

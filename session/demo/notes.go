@@ -19,19 +19,19 @@ const (
 
 type note struct {
 	version int
-	blocks  []Block
+	blocks  []block
 }
 
-// Inline is a run of text inside a paragraph or heading: a bare string, a
+// inline is a run of text inside a paragraph or heading: a bare string, a
 // styled text run, or a link.
-type Inline struct {
+type inline struct {
 	Kind  string // "" for a bare string, "text" or "link"
 	Text  string
 	Marks []string
 	Href  string
 }
 
-func (in Inline) MarshalJSON() ([]byte, error) {
+func (in inline) MarshalJSON() ([]byte, error) {
 	switch in.Kind {
 	case "":
 		return json.Marshal(in.Text)
@@ -50,10 +50,10 @@ func (in Inline) MarshalJSON() ([]byte, error) {
 	}
 }
 
-func (in *Inline) UnmarshalJSON(data []byte) error {
+func (in *inline) UnmarshalJSON(data []byte) error {
 	data = bytes.TrimSpace(data)
 	if len(data) > 0 && data[0] == '"' {
-		*in = Inline{}
+		*in = inline{}
 		return json.Unmarshal(data, &in.Text)
 	}
 	typ, err := variantType(data)
@@ -70,7 +70,7 @@ func (in *Inline) UnmarshalJSON(data []byte) error {
 		if err := strictUnmarshal(data, &v); err != nil {
 			return fmt.Errorf("text inline: %v", err)
 		}
-		*in = Inline{Kind: "text", Text: v.Text, Marks: v.Marks}
+		*in = inline{Kind: "text", Text: v.Text, Marks: v.Marks}
 	case "link":
 		var v struct {
 			Type string `json:"type"`
@@ -80,19 +80,19 @@ func (in *Inline) UnmarshalJSON(data []byte) error {
 		if err := strictUnmarshal(data, &v); err != nil {
 			return fmt.Errorf("link inline: %v", err)
 		}
-		*in = Inline{Kind: "link", Text: v.Text, Href: v.Href}
+		*in = inline{Kind: "link", Text: v.Text, Href: v.Href}
 	default:
 		return fmt.Errorf("unknown inline type %q (want text or link)", typ)
 	}
 	return nil
 }
 
-// Block is one block of a note: paragraph, heading, code or image.
-type Block struct {
+// block is one block of a note: paragraph, heading, code or image.
+type block struct {
 	Type    string         // paragraph, heading, code, image
 	ID      string         // paragraph
 	Props   map[string]any // paragraph, image
-	Content []Inline       // paragraph, heading
+	Content []inline       // paragraph, heading
 	Level   int            // heading
 	Lang    string         // code
 	Code    string         // code: its content is a plain string
@@ -104,13 +104,13 @@ type paragraphJSON struct {
 	Type    string         `json:"type"`
 	ID      string         `json:"id"`
 	Props   map[string]any `json:"props"`
-	Content []Inline       `json:"content"`
+	Content []inline       `json:"content"`
 }
 
 type headingJSON struct {
 	Type    string   `json:"type"`
 	Level   int      `json:"level"`
-	Content []Inline `json:"content"`
+	Content []inline `json:"content"`
 }
 
 type codeJSON struct {
@@ -126,7 +126,7 @@ type imageJSON struct {
 	Props map[string]any `json:"props,omitempty"`
 }
 
-func (b Block) MarshalJSON() ([]byte, error) {
+func (b block) MarshalJSON() ([]byte, error) {
 	switch b.Type {
 	case "paragraph":
 		props := b.Props
@@ -135,13 +135,13 @@ func (b Block) MarshalJSON() ([]byte, error) {
 		}
 		content := b.Content
 		if content == nil {
-			content = []Inline{}
+			content = []inline{}
 		}
 		return json.Marshal(paragraphJSON{b.Type, b.ID, props, content})
 	case "heading":
 		content := b.Content
 		if content == nil {
-			content = []Inline{}
+			content = []inline{}
 		}
 		return json.Marshal(headingJSON{b.Type, b.Level, content})
 	case "code":
@@ -152,7 +152,7 @@ func (b Block) MarshalJSON() ([]byte, error) {
 	return nil, fmt.Errorf("block of unknown type %q", b.Type)
 }
 
-func (b *Block) UnmarshalJSON(data []byte) error {
+func (b *block) UnmarshalJSON(data []byte) error {
 	typ, err := variantType(data)
 	if err != nil {
 		return fmt.Errorf("block: %v", err)
@@ -163,7 +163,7 @@ func (b *Block) UnmarshalJSON(data []byte) error {
 		if err := strictUnmarshal(data, &v); err != nil {
 			return fmt.Errorf("paragraph: %v", err)
 		}
-		*b = Block{Type: typ, ID: v.ID, Props: v.Props, Content: v.Content}
+		*b = block{Type: typ, ID: v.ID, Props: v.Props, Content: v.Content}
 	case "heading":
 		var v headingJSON
 		if err := strictUnmarshal(data, &v); err != nil {
@@ -172,35 +172,35 @@ func (b *Block) UnmarshalJSON(data []byte) error {
 		if v.Level < 1 || v.Level > 6 {
 			return fmt.Errorf("heading: level must be 1-6, got %d", v.Level)
 		}
-		*b = Block{Type: typ, Level: v.Level, Content: v.Content}
+		*b = block{Type: typ, Level: v.Level, Content: v.Content}
 	case "code":
 		var v codeJSON
 		if err := strictUnmarshal(data, &v); err != nil {
 			return fmt.Errorf("code: %v", err)
 		}
-		*b = Block{Type: typ, Lang: v.Lang, Code: v.Content}
+		*b = block{Type: typ, Lang: v.Lang, Code: v.Content}
 	case "image":
 		var v imageJSON
 		if err := strictUnmarshal(data, &v); err != nil {
 			return fmt.Errorf("image: %v", err)
 		}
-		*b = Block{Type: typ, Src: v.Src, Alt: v.Alt, Props: v.Props}
+		*b = block{Type: typ, Src: v.Src, Alt: v.Alt, Props: v.Props}
 	default:
 		return fmt.Errorf("unknown block type %q (want paragraph, heading, code or image)", typ)
 	}
 	return nil
 }
 
-// Op is one edit: insert blocks at pos, delete len blocks from pos, or retain
+// op is one edit: insert blocks at pos, delete len blocks from pos, or retain
 // (check) the block at pos.
-type Op struct {
+type op struct {
 	Type   string  `json:"type"`
 	Pos    int     `json:"pos"`
 	Len    int     `json:"len,omitempty"`
-	Blocks []Block `json:"blocks,omitempty"`
+	Blocks []block `json:"blocks,omitempty"`
 }
 
-func (o *Op) UnmarshalJSON(data []byte) error {
+func (o *op) UnmarshalJSON(data []byte) error {
 	typ, err := variantType(data)
 	if err != nil {
 		return fmt.Errorf("op: %v", err)
@@ -210,7 +210,7 @@ func (o *Op) UnmarshalJSON(data []byte) error {
 		var v struct {
 			Type   string  `json:"type"`
 			Pos    *int    `json:"pos"`
-			Blocks []Block `json:"blocks"`
+			Blocks []block `json:"blocks"`
 		}
 		if err := strictUnmarshal(data, &v); err != nil {
 			return fmt.Errorf("insert: %v", err)
@@ -218,7 +218,7 @@ func (o *Op) UnmarshalJSON(data []byte) error {
 		if v.Pos == nil || len(v.Blocks) == 0 {
 			return fmt.Errorf("insert needs pos and at least one block")
 		}
-		*o = Op{Type: typ, Pos: *v.Pos, Blocks: v.Blocks}
+		*o = op{Type: typ, Pos: *v.Pos, Blocks: v.Blocks}
 	case "delete":
 		var v struct {
 			Type string `json:"type"`
@@ -231,7 +231,7 @@ func (o *Op) UnmarshalJSON(data []byte) error {
 		if v.Pos == nil || v.Len == nil {
 			return fmt.Errorf("delete needs pos and len")
 		}
-		*o = Op{Type: typ, Pos: *v.Pos, Len: *v.Len}
+		*o = op{Type: typ, Pos: *v.Pos, Len: *v.Len}
 	case "retain":
 		var v struct {
 			Type string `json:"type"`
@@ -243,7 +243,7 @@ func (o *Op) UnmarshalJSON(data []byte) error {
 		if v.Pos == nil {
 			return fmt.Errorf("retain needs pos")
 		}
-		*o = Op{Type: typ, Pos: *v.Pos}
+		*o = op{Type: typ, Pos: *v.Pos}
 	default:
 		return fmt.Errorf("unknown op type %q (want insert, delete or retain)", typ)
 	}
@@ -266,19 +266,19 @@ func variantType(data []byte) (string, error) {
 
 // applyOps applies ops to a copy of blocks; on error the original is untouched
 // and the error names the failing op.
-func applyOps(name string, blocks []Block, ops []Op) ([]Block, bool, error) {
+func applyOps(name string, blocks []block, ops []op) ([]block, bool, error) {
 	out := slices.Clone(blocks)
 	changed := false
-	for i, op := range ops {
-		switch op.Type {
+	for i, o := range ops {
+		switch o.Type {
 		case "insert":
-			if op.Pos < 0 || op.Pos > len(out) {
-				return nil, false, fmt.Errorf("ops[%d] (insert): pos %d is outside %s, which has %d blocks (valid: 0-%d)", i, op.Pos, name, len(out), len(out))
+			if o.Pos < 0 || o.Pos > len(out) {
+				return nil, false, fmt.Errorf("ops[%d] (insert): pos %d is outside %s, which has %d blocks (valid: 0-%d)", i, o.Pos, name, len(out), len(out))
 			}
-			if len(out)+len(op.Blocks) > maxNoteBlocks {
+			if len(out)+len(o.Blocks) > maxNoteBlocks {
 				return nil, false, fmt.Errorf("ops[%d] (insert): %s would exceed %d blocks", i, name, maxNoteBlocks)
 			}
-			for j, b := range op.Blocks {
+			for j, b := range o.Blocks {
 				if b.Type != "paragraph" {
 					continue
 				}
@@ -288,34 +288,34 @@ func applyOps(name string, blocks []Block, ops []Op) ([]Block, bool, error) {
 				if at := paragraphIndex(out, b.ID); at >= 0 {
 					return nil, false, fmt.Errorf("ops[%d].blocks[%d]: paragraph id %q is already used by block %d", i, j, b.ID, at)
 				}
-				if at := paragraphIndex(op.Blocks[:j], b.ID); at >= 0 {
+				if at := paragraphIndex(o.Blocks[:j], b.ID); at >= 0 {
 					return nil, false, fmt.Errorf("ops[%d].blocks[%d]: paragraph id %q repeats blocks[%d]", i, j, b.ID, at)
 				}
 			}
-			out = slices.Insert(out, op.Pos, op.Blocks...)
+			out = slices.Insert(out, o.Pos, o.Blocks...)
 			changed = true
 		case "delete":
-			if op.Len < 1 {
-				return nil, false, fmt.Errorf("ops[%d] (delete): len must be at least 1, got %d", i, op.Len)
+			if o.Len < 1 {
+				return nil, false, fmt.Errorf("ops[%d] (delete): len must be at least 1, got %d", i, o.Len)
 			}
-			if op.Pos < 0 || op.Pos+op.Len > len(out) {
-				return nil, false, fmt.Errorf("ops[%d] (delete): blocks %d-%d are outside %s, which has %d blocks", i, op.Pos, op.Pos+op.Len-1, name, len(out))
+			if o.Pos < 0 || o.Pos+o.Len > len(out) {
+				return nil, false, fmt.Errorf("ops[%d] (delete): blocks %d-%d are outside %s, which has %d blocks", i, o.Pos, o.Pos+o.Len-1, name, len(out))
 			}
-			out = slices.Delete(out, op.Pos, op.Pos+op.Len)
+			out = slices.Delete(out, o.Pos, o.Pos+o.Len)
 			changed = true
 		case "retain":
-			if op.Pos < 0 || op.Pos >= len(out) {
-				return nil, false, fmt.Errorf("ops[%d] (retain): %s has no block %d (it has %d blocks)", i, name, op.Pos, len(out))
+			if o.Pos < 0 || o.Pos >= len(out) {
+				return nil, false, fmt.Errorf("ops[%d] (retain): %s has no block %d (it has %d blocks)", i, name, o.Pos, len(out))
 			}
 		default:
-			return nil, false, fmt.Errorf("ops[%d]: unknown op type %q", i, op.Type)
+			return nil, false, fmt.Errorf("ops[%d]: unknown op type %q", i, o.Type)
 		}
 	}
 	return out, changed, nil
 }
 
-func paragraphIndex(blocks []Block, id string) int {
-	return slices.IndexFunc(blocks, func(b Block) bool { return b.Type == "paragraph" && b.ID == id })
+func paragraphIndex(blocks []block, id string) int {
+	return slices.IndexFunc(blocks, func(b block) bool { return b.Type == "paragraph" && b.ID == id })
 }
 
 const noteDefs = `{
@@ -461,14 +461,14 @@ var noteUpdateOutput = `{
 
 type noteUpdateArgs struct {
 	Doc string `json:"doc"`
-	Ops []Op   `json:"ops"`
+	Ops []op   `json:"ops"`
 }
 
 // noteState is note_update's answer.
 type noteState struct {
 	Doc     string  `json:"doc"`
 	Version int     `json:"version"`
-	Blocks  []Block `json:"blocks"`
+	Blocks  []block `json:"blocks"`
 }
 
 func (st *state) addNoteTools(s *server.MCPServer) {
@@ -507,9 +507,9 @@ func (st *state) noteUpdate(ctx context.Context, req mcp.CallToolRequest) (*mcp.
 }
 
 func (st *state) seedNotes() {
-	st.notes["doc.md"] = &note{version: 1, blocks: []Block{
-		{Type: "heading", Level: 1, Content: []Inline{{Text: "Release plan"}}},
-		{Type: "paragraph", ID: "intro", Props: map[string]any{}, Content: []Inline{
+	st.notes["doc.md"] = &note{version: 1, blocks: []block{
+		{Type: "heading", Level: 1, Content: []inline{{Text: "Release plan"}}},
+		{Type: "paragraph", ID: "intro", Props: map[string]any{}, Content: []inline{
 			{Text: "Ship the "}, {Kind: "text", Text: "demo server", Marks: []string{"bold"}}, {Text: " first."},
 		}},
 		{Type: "code", Lang: "sh", Code: "mcpterm demo-server --listen 127.0.0.1:8080"},

@@ -116,8 +116,8 @@ func TestNoteUpdateErrors(t *testing.T) {
 		`{"type": "retain", "pos": 0, "extra": true}`: `unknown field "extra"`,
 		`[1]`: "want an object",
 	} {
-		var op Op
-		if err := json.Unmarshal([]byte(src), &op); err == nil || !strings.Contains(err.Error(), want) {
+		var o op
+		if err := json.Unmarshal([]byte(src), &o); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Op %s: err = %v, want %q", src, err, want)
 		}
 	}
@@ -125,9 +125,9 @@ func TestNoteUpdateErrors(t *testing.T) {
 		`{"type": "heading", "level": 9, "content": []}`: "level must be 1-6",
 		`{"type": "video"}`: `unknown block type "video"`,
 	} {
-		var b Block
+		var b block
 		if err := json.Unmarshal([]byte(src), &b); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("Block %s: err = %v, want %q", src, err, want)
+			t.Errorf("block %s: err = %v, want %q", src, err, want)
 		}
 	}
 }
@@ -141,7 +141,7 @@ func TestBlockRoundTrip(t *testing.T) {
 		`{"type":"code","content":""}`,
 		`{"type":"image","src":"s","alt":"","props":{"w":10}}`,
 	} {
-		var b Block
+		var b block
 		if err := json.Unmarshal([]byte(src), &b); err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}

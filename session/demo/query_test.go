@@ -263,3 +263,35 @@ func TestQueryErrors(t *testing.T) {
 		h.fails("data_platform_query", c.args, c.wants...)
 	}
 }
+
+// The heaviest demo call: two SQL sources joined, filtered and aggregated,
+// over the in-process transport with argument and output validation.
+func BenchmarkQueryJoinAgg(b *testing.B) {
+	h := connect(b, Options{})
+	args := `{"qid": "bench", "sources": [
+			{` + pgSrc + `, "alias": "c", "query": "SELECT id, region FROM customers"},
+			{` + pgSrc + `, "alias": "o", "query": "SELECT customer_id, amount, status FROM orders"}
+		],
+		"joins": [{"left": "o", "right": "c", "on": [{"left": "o.customer_id", "right": "c.id"}]}],
+		"transformations": [{"type": "filter", "cond": "status = 'paid'"}, {"type": "agg", "group": ["region"], "aggs": {"revenue": {"fn": "sum", "field": "amount"}}}],
+		"output": {"format": "markdown"}}`
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := h.call("data_platform_query", args); r.IsError {
+			b.Fatal(text(r))
+		}
+	}
+}
+
+func BenchmarkCreateTodo(b *testing.B) {
+	h := connect(b, Options{})
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if i%900 == 0 {
+			h.call("clear_completed", `{}`)
+		}
+		if r := h.call("create_todo", `{"title": "bench", "completed": true}`); r.IsError {
+			b.Fatal(text(r))
+		}
+	}
+}
