@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/mcpterm/mcpterm/convert/ojson"
 )
 
 // atoms stress the pre-tokenizer around the cuts: newlines before slashes,
@@ -14,7 +16,7 @@ var atoms = []string{
 	"a", "b", "Z", "Q", "word", "Word", "WORD", "e\u0301", "'s", "'T", "'re", "'", "0", "7", "42", "1234",
 	" ", " ", " ", " ", "  ", "   ", "\t", "\n", "\n", "\r\n", "\n\n", " \n", "\n ", "\u00a0", "\u3000",
 	"\u2028", "\u0085", "\u000b", "/", "//", "{", "}", "\"", ":", ",", ".", "!", "=", "-", "_", "(", ")",
-	"<|endoftext|>", "中", "文", "の", "한", "👍", "🏽", "\u200d", "é", "ß", "Ω", "ǅ", "ʰ", "ـ", "\xff", "\xe4\xb8",
+	"<|endoftext|>", "[", "]", "(", ")", "\":\"", "\",\"", "{\"", "中", "文", "の", "한", "👍", "🏽", "\u200d", "é", "ß", "Ω", "ǅ", "ʰ", "ـ", "\xff", "\xe4\xb8",
 }
 
 func randomText(r *rand.Rand, n int) string {
@@ -51,6 +53,51 @@ func TestSegmentsSumToWhole(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSegmentsSumToWholeJSON is the same property over minified and
+// pretty JSON documents with random keys and values, where the punctuation
+// cuts do most of the work.
+func TestSegmentsSumToWholeJSON(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, enc := range Encodings() {
+		e := testEncoder(t, enc)
+		c := testCounter(t, enc)
+		for i := range 60 {
+			v := randomJSON(r, 4)
+			for j, text := range []string{v.Compact(), v.Pretty()} {
+				for edit := range 3 {
+					checkSegments(t, e, c, text)
+					if t.Failed() {
+						t.Fatalf("%s: failed on document %d/%d edit %d", enc, i, j, edit)
+					}
+					pos := r.IntN(len(text) + 1)
+					text = text[:pos] + atoms[r.IntN(len(atoms))] + text[pos:]
+				}
+			}
+		}
+	}
+}
+
+func randomJSON(r *rand.Rand, depth int) *ojson.Value {
+	switch k := r.IntN(6); {
+	case depth == 0 || k == 0:
+		return ojson.NewString(randomText(r, r.IntN(6)))
+	case k == 1:
+		return ojson.NewInt(r.Int64N(100000) - 50)
+	case k == 2:
+		a := ojson.NewArray()
+		for range r.IntN(5) {
+			a.Items = append(a.Items, randomJSON(r, depth-1))
+		}
+		return a
+	default:
+		o := ojson.NewObject()
+		for range r.IntN(6) {
+			o.Set(randomText(r, 1+r.IntN(3)), randomJSON(r, depth-1))
+		}
+		return o
 	}
 }
 
@@ -99,9 +146,26 @@ func TestSegmentsCutLines(t *testing.T) {
 	if n < 20 {
 		t.Fatalf("got %d segments for a line of 600 distinct words, want at least 20", n)
 	}
+	var docs []string
+	for i := range 40 {
+		docs = append(docs, fmt.Sprintf(`{"name":"read_file_%d","description":"Read file %d","input_schema":{"type":"object","properties":{"path%d":{"type":"string"}}}}`, i, i, i))
+	}
+	doc := strings.Join(docs, ",")
+	n = 0
+	segments(doc, func(string) { n++ })
+	if n < 40 {
+		t.Fatalf("got %d segments for %d bytes of minified JSON, want at least 40", n, len(doc))
+	}
+	pretty := synthPretty()
+	lines := strings.Count(pretty, "\n")
+	n = 0
+	segments(pretty, func(string) { n++ })
+	if n < lines {
+		t.Fatalf("got %d segments for %d lines of indented JSON, want one a line at least", n, lines)
+	}
 	// No cut before '/' after a newline (o200k's punctuation piece takes
-	// "\n/"), nor before whitespace.
-	for _, s := range []string{"};\n/**/", "a\n b", "x\n\ty"} {
+	// "\n/"), nor next to whitespace the cut rules do not know.
+	for _, s := range []string{"};\n/**/", "a\u00a0 b", "x\n\ty", "a\n\u3000 b"} {
 		n = 0
 		segments(s, func(string) { n++ })
 		if n != 1 {
@@ -191,3 +255,5 @@ func FuzzSegments(f *testing.F) {
 		}
 	})
 }
+
+func synthPretty() string { return synthSet(5).Baseline().Pretty() }
