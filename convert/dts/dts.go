@@ -93,7 +93,7 @@ func Render(set *toolset.Set) (string, error) {
 		fmt.Fprintf(&b, "  %s(args: %s): %s;\n", propName(t.Name), w.typ(t.InputSchema, 0), out)
 	}
 	b.WriteString("}\n")
-	return b.String(), nil
+	return term.EscapeHidden(b.String()), nil
 }
 
 type writer struct {

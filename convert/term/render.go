@@ -80,19 +80,20 @@ func Render(set *toolset.Set, opts Options) (*Document, error) {
 		b.WriteString(d.String())
 		b.WriteByte('\n')
 	}
+	text := EscapeHidden(b.String())
 	// Output stays proportional to input; the bound is far above what
 	// any real schema needs (pointer references into nested schemas are the
 	// only thing rendered twice).
-	if b.Len() > 1<<16 {
+	if len(text) > 1<<16 {
 		in := 0
 		for _, t := range set.Tools {
 			in += approxSize(t.Raw, 0) + approxSize(t.InputSchema, 0)
 		}
-		if limit := maxOutputFactor*in + 1<<16; b.Len() > limit {
-			return nil, fmt.Errorf("term: rendering would take %d bytes for about %d bytes of tool JSON (limit %d); the schemas refer into themselves too many times", b.Len(), in, limit)
+		if limit := maxOutputFactor*in + 1<<16; len(text) > limit {
+			return nil, fmt.Errorf("term: rendering would take %d bytes for about %d bytes of tool JSON (limit %d); the schemas refer into themselves too many times", len(text), in, limit)
 		}
 	}
-	return &Document{Text: b.String(), Codes: codes, LeftOut: r.left.list(), Dropped: r.drop.list()}, nil
+	return &Document{Text: text, Codes: codes, LeftOut: r.left.list(), Dropped: r.drop.list()}, nil
 }
 
 // approxSize is about the minified JSON size of v, without building it.
@@ -318,7 +319,7 @@ func flags(a *ojson.Value) []*sexpr.Node {
 
 // nameNode prints a tool name bare when it reads back as the same symbol.
 func nameNode(name string) *sexpr.Node {
-	if sexpr.IsSymbolText(name) {
+	if sexpr.IsSymbolText(name) && plain(name) {
 		return sexpr.Sym(name)
 	}
 	return sexpr.Str(name)
@@ -327,7 +328,7 @@ func nameNode(name string) *sexpr.Node {
 // paramName prints a property name bare unless it could be mistaken for a
 // type form or a number.
 func paramName(name string) *sexpr.Node {
-	if sexpr.IsSymbolText(name) && !typeHeads[name] && !reservedTypeNames[name] {
+	if sexpr.IsSymbolText(name) && plain(name) && !typeHeads[name] && !reservedTypeNames[name] {
 		return sexpr.Sym(name)
 	}
 	return sexpr.Str(name)
@@ -390,7 +391,7 @@ func (r *renderer) localOK(s *ojson.Value, c ctx) bool {
 		if leftOutKey(k) {
 			continue
 		}
-		if !sexpr.IsKeywordText(k) {
+		if !sexpr.IsKeywordText(k) || !plain(k) {
 			return false
 		}
 		switch k {

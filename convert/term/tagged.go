@@ -117,7 +117,7 @@ func (r *renderer) tagged(ms []ojson.Member, c ctx) (*sexpr.Node, bool) {
 }
 
 func tagName(s string) *sexpr.Node {
-	if sexpr.IsSymbolText(s) {
+	if sexpr.IsSymbolText(s) && plain(s) {
 		return sexpr.Sym(s)
 	}
 	return sexpr.Str(s)

@@ -307,3 +307,30 @@ func checkJSON(t *testing.T, label string, got *ojson.Value, want string) {
 		t.Errorf("%s:\n got %s\nwant %s", label, got.Compact(), want)
 	}
 }
+
+func TestHiddenCharacters(t *testing.T) {
+	// A hostile server: C1 CSI, ESC, a bidi override and a tag character in
+	// names, keys, enum values and descriptions.
+	set := mustSet(t, `[{"name":"evil\u009b31m","description":"desc \u001b]52;c;aGk=\u0007 \u202e txt \udb40\udc41",
+	  "inputSchema":{"type":"object","properties":{"p\u202ex":{"enum":["a\u0085b","c"]},"q":{"type":"object","properties":{"k\u009b":{"const":"v\u2028"}}}},"x\u009b-bad key":1}}]`)
+	doc := mustRender(t, set, Options{})
+	for _, r := range doc.Text {
+		if hiddenRune(r) && r != '\n' {
+			t.Fatalf("rendering contains hidden character %U:\n%s", r, doc.Text)
+		}
+	}
+	back, err := Parse(doc.Text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Tools[0].Name != set.Tools[0].Name || back.Tools[0].Description != set.Tools[0].Description {
+		t.Errorf("escaping changed the text: %q %q", back.Tools[0].Name, back.Tools[0].Description)
+	}
+	equivalent(t, "hidden", set.Tools[0].InputSchema, back.Tools[0].InputSchema, 3)
+	if got := EscapeHidden("ok\n\tfine"); got != "ok\n\tfine" {
+		t.Errorf("EscapeHidden changed plain text: %q", got)
+	}
+	if got := EscapeHidden("a\u009bb\U000E0041"); got != `a\u009bb\udb40\udc41` {
+		t.Errorf("EscapeHidden = %q", got)
+	}
+}

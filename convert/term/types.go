@@ -40,7 +40,7 @@ func (r *renderer) typeOf(s *ojson.Value, c ctx) *sexpr.Node {
 		// of values never mixes the two spellings.
 		kw := true
 		for _, v := range en.Items {
-			if v.Kind == ojson.String && !sexpr.IsKeywordText(v.Str) {
+			if v.Kind == ojson.String && !(sexpr.IsKeywordText(v.Str) && plain(v.Str)) {
 				kw = false
 			}
 		}
@@ -426,7 +426,7 @@ func (r *renderer) pair(m ojson.Member, c ctx) []*sexpr.Node {
 }
 
 func keyNode(k string) *sexpr.Node {
-	if sexpr.IsKeywordText(k) {
+	if sexpr.IsKeywordText(k) && plain(k) {
 		return sexpr.Kw(k)
 	}
 	return sexpr.Str(k)
@@ -487,7 +487,7 @@ func (r *renderer) member(v *ojson.Value, kw bool, c ctx) *sexpr.Node {
 func (r *renderer) literal(v *ojson.Value, c ctx) *sexpr.Node {
 	switch v.Kind {
 	case ojson.String:
-		if sexpr.IsKeywordText(v.Str) {
+		if sexpr.IsKeywordText(v.Str) && plain(v.Str) {
 			return sexpr.Kw(v.Str)
 		}
 		return sexpr.L(sexpr.Sym("const"), sexpr.Str(v.Str))
