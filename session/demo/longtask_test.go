@@ -85,14 +85,15 @@ func TestLongTaskCancellation(t *testing.T) {
 	if r.Outcome != "cancelled" || r.Done < 1 || r.Done >= 100 {
 		t.Errorf("run = %+v, want cancelled part-way", r)
 	}
-	// The task stopped: no progress after the recorded step.
-	n := len(h.notifications("notifications/progress"))
-	h.ok("long_task", `{"steps": 1, "delay_ms": 60}`, nil) // outlasts one more step of the old task
-	if got := len(h.notifications("notifications/progress")); got != n {
-		t.Errorf("progress kept coming after cancellation: %d -> %d", n, got)
-	}
-	if n > r.Done {
+	// The task stopped: give a still-running loop time for another step, then
+	// check no step past the recorded one was ever reported.
+	h.ok("long_task", `{"steps": 1, "delay_ms": 120}`, nil)
+	if n := len(h.notifications("notifications/progress")); n > r.Done {
 		t.Errorf("%d progress notifications for %d finished steps", n, r.Done)
+	}
+	// The cancelled job never completed later on.
+	if runs := h.runs(); len(runs) != 2 || runs[0] != r || runs[1] != (taskRun{1, 1, "completed"}) {
+		t.Errorf("runs = %+v", runs)
 	}
 }
 
