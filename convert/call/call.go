@@ -38,9 +38,11 @@ type Call struct {
 	Arguments *ojson.Value // a JSON object
 	Pos       sexpr.Pos    // where the call starts in the source
 
-	// where maps argument values to their place in the source, so schema
-	// validation errors can point at the offending argument.
-	where map[*ojson.Value]sexpr.Pos
+	// locate reads the source again, recording where each argument value
+	// stands, so a schema validation error can point at the offending
+	// argument. Positions cost a map entry per value, so they are only
+	// gathered when an error needs them.
+	locate func() (*ojson.Value, map[*ojson.Value]sexpr.Pos)
 }
 
 // Batch is what one source text asked for: one call, or several with the

@@ -38,9 +38,24 @@ type Error struct {
 	Pos      sexpr.Pos
 	Msg      string
 	Expected string
+
+	lazy func() string // Expected, written only if the error is shown
+}
+
+// finish writes a deferred Expected; errors leave the package finished.
+func finish(err error) error {
+	if e, ok := err.(*Error); ok && e.lazy != nil {
+		e.Expected, e.lazy = e.lazy(), nil
+	}
+	return err
 }
 
 func (e *Error) Error() string {
+	if e.lazy != nil {
+		c := *e
+		c.Expected, c.lazy = e.lazy(), nil
+		return c.Error()
+	}
 	var b strings.Builder
 	if e.Pos.Line > 0 {
 		b.WriteString(e.Pos.String())
@@ -56,6 +71,12 @@ func (e *Error) Error() string {
 
 func errAt(kind ErrorKind, p sexpr.Pos, expected, format string, args ...any) *Error {
 	return &Error{Kind: kind, Pos: p, Msg: fmt.Sprintf(format, args...), Expected: expected}
+}
+
+func errLazy(kind ErrorKind, n *sexpr.Node, expected func() string, format string, args ...any) *Error {
+	e := errNode(kind, n, "", format, args...)
+	e.lazy = expected
+	return e
 }
 
 func errNode(kind ErrorKind, n *sexpr.Node, expected, format string, args ...any) *Error {

@@ -7,6 +7,10 @@ import (
 	"github.com/mcpterm/mcpterm/convert/sexpr"
 )
 
+// readLimits bound the reader for one call text: lists nest at most 200
+// deep and hold at most 200,000 data in all (some 30 MB of tree at worst).
+var readLimits = sexpr.Limits{MaxDepth: 200, MaxNodes: 200_000}
+
 // Read is Parse without schema validation: the arguments have the right
 // shape for their schema but constraints (lengths, ranges, patterns, ...)
 // are not checked yet. The composer uses it to give feedback while typing.
@@ -17,7 +21,7 @@ func (r *Resolver) Read(src string) (*Batch, error) {
 	if first := firstChar(src); first == '{' || first == '[' {
 		return r.readJSON(src)
 	}
-	nodes, err := sexpr.Parse(src)
+	nodes, err := sexpr.ParseLimits(src, readLimits)
 	if err != nil {
 		return nil, fromSexpr(err)
 	}
@@ -56,24 +60,38 @@ func firstChar(src string) byte {
 }
 
 func (r *Resolver) readCall(n *sexpr.Node, id string, steps *int) (Call, error) {
+	c, _, err := r.readCallArgs(n, id, steps, false)
+	if err == nil {
+		c.locate = func() (*ojson.Value, map[*ojson.Value]sexpr.Pos) {
+			c, where, err := r.readCallArgs(n, id, new(int), true)
+			if err != nil {
+				return nil, nil
+			}
+			return c.Arguments, where
+		}
+	}
+	return c, finish(err)
+}
+
+func (r *Resolver) readCallArgs(n *sexpr.Node, id string, steps *int, track bool) (Call, map[*ojson.Value]sexpr.Pos, error) {
 	if n.Kind != sexpr.List {
-		return Call{}, errNode(ErrShape, n, "(TOOL ARG ...)", "found %s where a call goes", sexpr.Describe(n))
+		return Call{}, nil, errNode(ErrShape, n, "(TOOL ARG ...)", "found %s where a call goes", sexpr.Describe(n))
 	}
 	if len(n.Items) == 0 {
-		return Call{}, errNode(ErrShape, n, "(TOOL ARG ...)", "empty call")
+		return Call{}, nil, errNode(ErrShape, n, "(TOOL ARG ...)", "empty call")
 	}
 	head := n.Items[0]
 	if head.Kind != sexpr.Symbol && head.Kind != sexpr.String {
-		return Call{}, errNode(ErrShape, head, "a tool name or short code", "found %s where the tool goes", sexpr.Describe(head))
+		return Call{}, nil, errNode(ErrShape, head, "a tool name or short code", "found %s where the tool goes", sexpr.Describe(head))
 	}
 	if head.IsSym("batch") {
-		return Call{}, errNode(ErrShape, head, "(TOOL ARG ...)", "batches do not nest")
+		return Call{}, nil, errNode(ErrShape, head, "(TOOL ARG ...)", "batches do not nest")
 	}
 	t := r.Lookup(head.Text)
 	if t == nil {
-		return Call{}, r.unknownTool(head, head.Text)
+		return Call{}, nil, r.unknownTool(head, head.Text)
 	}
-	p := r.newParser(t, steps, true)
+	p := r.newParser(t, steps, track)
 	v := p.view(t.InputSchema)
 	var args *ojson.Value
 	var err error
@@ -86,10 +104,10 @@ func (r *Resolver) readCall(n *sexpr.Node, id string, steps *int) (Call, error) 
 		args, err = p.mapping(n, n.Items[1:], v, 0)
 	}
 	if err != nil {
-		return Call{}, err
+		return Call{}, nil, err
 	}
 	p.note(args, n)
-	return Call{ID: id, Tool: t.Name, Arguments: args, Pos: n.Pos, where: p.where}, nil
+	return Call{ID: id, Tool: t.Name, Arguments: args, Pos: n.Pos}, p.where, nil
 }
 
 func (r *Resolver) readBatch(n *sexpr.Node, steps *int) (*Batch, error) {

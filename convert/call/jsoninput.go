@@ -19,8 +19,43 @@ const maxJSONDepth = 200
 // readJSON accepts {"name", "arguments"}, a JSON-RPC tools/call request, or
 // an array of either (a batch, ids from each "id" or the 1-based index).
 func (r *Resolver) readJSON(src string) (*Batch, error) {
+	b, err := r.readJSONTracked(src, false)
+	if err != nil {
+		// Read again, keeping every value's offset, to say where it went wrong.
+		_, err = r.readJSONTracked(src, true)
+		return nil, err
+	}
+	for i := range b.Calls {
+		b.Calls[i].locate = func() (*ojson.Value, map[*ojson.Value]sexpr.Pos) {
+			d := r.decodeTracked(src)
+			bt, err := r.readJSONWith(d)
+			if err != nil || i >= len(bt.Calls) {
+				return nil, nil
+			}
+			where := map[*ojson.Value]sexpr.Pos{}
+			d.positions(bt.Calls[i].Arguments, where)
+			return bt.Calls[i].Arguments, where
+		}
+	}
+	return b, nil
+}
+
+func (r *Resolver) decodeTracked(src string) *jsonDecoder {
 	d := &jsonDecoder{dec: json.NewDecoder(strings.NewReader(src)), src: src, offs: map[*ojson.Value]int{}}
 	d.dec.UseNumber()
+	return d
+}
+
+func (r *Resolver) readJSONTracked(src string, track bool) (*Batch, error) {
+	if track {
+		return r.readJSONWith(r.decodeTracked(src))
+	}
+	d := &jsonDecoder{dec: json.NewDecoder(strings.NewReader(src)), src: src}
+	d.dec.UseNumber()
+	return r.readJSONWith(d)
+}
+
+func (r *Resolver) readJSONWith(d *jsonDecoder) (*Batch, error) {
 	root, err := d.value(0)
 	if err != nil {
 		return nil, d.errorOf(err)
@@ -102,9 +137,7 @@ func (r *Resolver) jsonCall(d *jsonDecoder, obj *ojson.Value, id string) (Call, 
 	if msg := checkJSON(args, maxJSONDepth); msg != "" {
 		return Call{}, errAt(ErrLimit, d.posOf(args), "", "%s", msg)
 	}
-	where := map[*ojson.Value]sexpr.Pos{}
-	d.positions(args, where)
-	return Call{ID: id, Tool: t.Name, Arguments: args, Pos: d.posOf(at), where: where}, nil
+	return Call{ID: id, Tool: t.Name, Arguments: args, Pos: d.posOf(at)}, nil
 }
 
 // jsonDecoder is ojson's decoder plus the source offset of every value.
@@ -184,7 +217,9 @@ func (d *jsonDecoder) value(depth int) (*ojson.Value, error) {
 			return nil, err
 		}
 	}
-	d.offs[v] = at
+	if d.offs != nil {
+		d.offs[v] = at
+	}
 	return v, nil
 }
 

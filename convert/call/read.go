@@ -1,6 +1,7 @@
 package call
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -11,7 +12,7 @@ import (
 // Bounds on reading one source text.
 const (
 	maxValueDepth = 256       // schema-directed recursion (lists nest at most 200 deep)
-	maxSteps      = 1_000_000 // values tried, union alternatives included
+	maxSteps      = 500_000   // values tried, union alternatives included
 	maxNumberLen  = 1000      // characters in one number literal
 	maxExponent   = 1000      // |e| in 1e400; big exponents make validators allocate hugely
 )
@@ -23,6 +24,26 @@ type parser struct {
 	root  *ojson.Value
 	where map[*ojson.Value]sexpr.Pos // nil when positions are not wanted
 	steps *int
+
+	active map[activeKey]bool // union members being tried, per value
+	slab   []ojson.Value
+}
+
+// value1 places a new value in a block shared with its neighbours: one
+// allocation per 64 values instead of one each.
+func (p *parser) value1(v ojson.Value) *ojson.Value {
+	if len(p.slab) == 0 {
+		p.slab = make([]ojson.Value, 64)
+	}
+	out := &p.slab[0]
+	*out = v
+	p.slab = p.slab[1:]
+	return out
+}
+
+type activeKey struct {
+	n *sexpr.Node
+	s *ojson.Value
 }
 
 func (p *parser) view(s *ojson.Value) *view { return p.cache.get(p.root, s) }
@@ -61,7 +82,7 @@ func (p *parser) value(n *sexpr.Node, s *ojson.Value, v *view, depth int) (*ojso
 		return nil, errNode(ErrType, n, "", "no value is allowed here (the schema is false)")
 	}
 	if n.Kind == sexpr.Nil && v.nullable {
-		return ojson.NewNull(), nil
+		return p.value1(ojson.Value{Kind: ojson.Null}), nil
 	}
 	if v.constV != nil {
 		return p.constVal(n, v, depth)
@@ -78,11 +99,11 @@ func (p *parser) value(n *sexpr.Node, s *ojson.Value, v *view, depth int) (*ojso
 	switch n.Kind {
 	case sexpr.Nil:
 		if v.types&tNull != 0 {
-			return ojson.NewNull(), nil
+			return p.value1(ojson.Value{Kind: ojson.Null}), nil
 		}
 	case sexpr.Bool:
 		if v.types&tBool != 0 {
-			return ojson.NewBool(n.Bool), nil
+			return p.value1(ojson.Value{Kind: ojson.Bool, Bool: n.Bool}), nil
 		}
 	case sexpr.Number:
 		if v.types&(tNumber|tInteger) != 0 {
@@ -90,27 +111,27 @@ func (p *parser) value(n *sexpr.Node, s *ojson.Value, v *view, depth int) (*ojso
 				return nil, err
 			}
 			if v.types&tNumber == 0 && !isIntegral(n.Text) {
-				return nil, errNode(ErrType, n, p.typeText(s), "not an integer: found number %s", n.Text)
+				return nil, errLazy(ErrType, n, p.lazyType(s), "not an integer: found number %s", n.Text)
 			}
-			return ojson.NewNumber(n.Text), nil
+			return p.value1(ojson.Value{Kind: ojson.Number, Num: json.Number(n.Text)}), nil
 		}
 	case sexpr.String:
 		if v.types&tString != 0 {
-			return ojson.NewString(n.Text), nil
+			return p.value1(ojson.Value{Kind: ojson.String, Str: n.Text}), nil
 		}
 	case sexpr.Keyword:
 		if v.isAny() {
-			return ojson.NewString(n.Text), nil
+			return p.value1(ojson.Value{Kind: ojson.String, Str: n.Text}), nil
 		}
 		if v.types&tString != 0 {
-			return nil, errNode(ErrType, n, p.typeText(s), "keyword :%s where a string goes (keywords are enum values); write %s", n.Text, sexpr.Str(n.Text))
+			return nil, errLazy(ErrType, n, p.lazyType(s), "keyword :%s where a string goes (keywords are enum values); write %s", n.Text, sexpr.Str(n.Text))
 		}
 	case sexpr.Symbol:
 		hint := ""
 		if v.types&tString != 0 {
 			hint = "; strings are quoted: " + sexpr.Str(n.Text).String()
 		}
-		return nil, errNode(ErrType, n, p.typeText(s), "unexpected symbol %s%s", n.Text, hint)
+		return nil, errLazy(ErrType, n, p.lazyType(s), "unexpected symbol %s%s", n.Text, hint)
 	case sexpr.List:
 		switch v.listAs() {
 		case listObject:
@@ -124,7 +145,7 @@ func (p *parser) value(n *sexpr.Node, s *ojson.Value, v *view, depth int) (*ojso
 			return p.array(n, v, depth)
 		}
 	}
-	return nil, errNode(ErrType, n, p.typeText(s), "wrong type: found %s", sexpr.Describe(n))
+	return nil, errLazy(ErrType, n, p.lazyType(s), "wrong type: found %s", sexpr.Describe(n))
 }
 
 // isEscape recognises (json "TEXT"), the raw JSON value that fits any slot.
@@ -231,21 +252,15 @@ func (p *parser) constVal(n *sexpr.Node, v *view, depth int) (*ojson.Value, erro
 			return x, nil
 		}
 	}
-	return nil, errNode(ErrEnum, n, valueText(v.constV), "value not allowed: found %s", sexpr.Describe(n))
+	return nil, errLazy(ErrEnum, n, func() string { return valueText(v.constV) }, "value not allowed: found %s", sexpr.Describe(n))
 }
 
 func (p *parser) enumVal(n *sexpr.Node, s *ojson.Value, v *view, depth int) (*ojson.Value, error) {
-	var strs []string
-	for _, e := range v.enum {
-		if e.Kind == ojson.String {
-			strs = append(strs, e.Str)
-		}
-	}
 	switch n.Kind {
 	case sexpr.Keyword, sexpr.String:
-		for _, e := range strs {
-			if e == n.Text {
-				return ojson.NewString(n.Text), nil
+		for _, e := range v.enum {
+			if e.Kind == ojson.String && e.Str == n.Text {
+				return p.value1(ojson.Value{Kind: ojson.String, Str: n.Text}), nil
 			}
 		}
 	case sexpr.Symbol:
@@ -258,11 +273,17 @@ func (p *parser) enumVal(n *sexpr.Node, s *ojson.Value, v *view, depth int) (*oj
 			}
 		}
 	}
+	var strs []string
+	for _, e := range v.enum {
+		if e.Kind == ojson.String {
+			strs = append(strs, e.Str)
+		}
+	}
 	hint := ""
 	if n.Kind == sexpr.Keyword || n.Kind == sexpr.String || n.Kind == sexpr.Symbol {
 		hint = didYouMean(n.Text, strs, enumShow)
 	}
-	return nil, errNode(ErrEnum, n, enumText(v.enum, 100), "value not allowed: found %s%s", sexpr.Describe(n), hint)
+	return nil, errLazy(ErrEnum, n, func() string { return enumText(v.enum, 100) }, "value not allowed: found %s%s", sexpr.Describe(n), hint)
 }
 
 func enumShow(s string) string {
@@ -278,7 +299,18 @@ func (p *parser) alternatives(n *sexpr.Node, s *ojson.Value, v *view, depth int)
 	}
 	var best *Error
 	for _, a := range v.alts {
+		// A member that leads back to this same union for this same value
+		// (anyOf [A, ...] where A is the union itself) cannot read it.
+		key := activeKey{n, a}
+		if p.active[key] {
+			continue
+		}
+		if p.active == nil {
+			p.active = map[activeKey]bool{}
+		}
+		p.active[key] = true
 		out, err := p.val(n, a, depth+1)
+		delete(p.active, key)
 		if err == nil {
 			return out, nil
 		}
@@ -293,11 +325,11 @@ func (p *parser) alternatives(n *sexpr.Node, s *ojson.Value, v *view, depth int)
 	if best != nil {
 		return nil, best // the alternative that read furthest says best what went wrong
 	}
-	return nil, errNode(ErrType, n, p.typeText(s), "wrong type: found %s", sexpr.Describe(n))
+	return nil, errLazy(ErrType, n, p.lazyType(s), "wrong type: found %s", sexpr.Describe(n))
 }
 
 func (p *parser) array(n *sexpr.Node, v *view, depth int) (*ojson.Value, error) {
-	out := &ojson.Value{Kind: ojson.Array, Items: make([]*ojson.Value, 0, len(n.Items))}
+	out := p.value1(ojson.Value{Kind: ojson.Array, Items: make([]*ojson.Value, 0, len(n.Items))})
 	for i, it := range n.Items {
 		if v.itemsNever && i >= len(v.prefix) {
 			return nil, errNode(ErrTooMany, it, "", "too many elements: at most %d allowed here", len(v.prefix))
@@ -320,8 +352,8 @@ func (p *parser) object(n *sexpr.Node, v *view, depth int) (*ojson.Value, error)
 
 // mapping reads (:key v ...) / ("key" v ...) into an object.
 func (p *parser) mapping(list *sexpr.Node, items []*sexpr.Node, v *view, depth int) (*ojson.Value, error) {
-	out := &ojson.Value{Kind: ojson.Object, Members: make([]ojson.Member, 0, len(items)/2)}
-	seen := map[string]*sexpr.Node{}
+	out := p.value1(ojson.Value{Kind: ojson.Object, Members: make([]ojson.Member, 0, len(items)/2)})
+	var seen map[string]*sexpr.Node // only for big maps; small ones are scanned
 	for i := 0; i < len(items); i += 2 {
 		k := items[i]
 		if k.Kind != sexpr.Keyword && k.Kind != sexpr.String {
@@ -330,10 +362,29 @@ func (p *parser) mapping(list *sexpr.Node, items []*sexpr.Node, v *view, depth i
 		if i+1 >= len(items) {
 			return nil, errNode(ErrShape, k, "a value after "+asKeyword(k.Text), "key with no value")
 		}
-		if prev := seen[k.Text]; prev != nil {
+		var prev *sexpr.Node
+		if seen != nil {
+			prev = seen[k.Text]
+		} else {
+			for j := 0; j < i; j += 2 {
+				if items[j].Text == k.Text {
+					prev = items[j]
+					break
+				}
+			}
+			if i >= 32 {
+				seen = make(map[string]*sexpr.Node, len(items)/2)
+				for j := 0; j <= i; j += 2 {
+					seen[items[j].Text] = items[j]
+				}
+			}
+		}
+		if prev != nil {
 			return nil, errNode(ErrDuplicate, k, "", "duplicate key %s (first given at %s)", asKeyword(k.Text), prev.Pos)
 		}
-		seen[k.Text] = k
+		if seen != nil {
+			seen[k.Text] = k
+		}
 		if !v.extraOK {
 			return nil, errNode(ErrUnknownParam, k, "", "unknown key %s: this object takes no properties", asKeyword(k.Text))
 		}
@@ -364,7 +415,7 @@ func (p *parser) record(list *sexpr.Node, items []*sexpr.Node, v *view, depth in
 			switch {
 			case isParam && (it.Kind == sexpr.Keyword || keyed):
 				if i+1 >= len(items) {
-					return nil, errNode(ErrShape, it, p.typeText(v.params[k].schema), "no value after %s", asKeyword(it.Text))
+					return nil, errLazy(ErrShape, it, p.lazyType(v.params[k].schema), "no value after %s", asKeyword(it.Text))
 				}
 				if at[k] != nil {
 					return nil, errNode(ErrDuplicate, it, "", "duplicate argument %s (already given at %s)", asKeyword(it.Text), at[k].Pos)
@@ -440,11 +491,12 @@ func (p *parser) record(list *sexpr.Node, items []*sexpr.Node, v *view, depth in
 		next++
 		i++
 	}
-	var missing, decl []string
+	var missing []string
+	var missingParams []param
 	for k, pr := range v.params {
 		if pr.required && vals[k] == nil {
 			missing = append(missing, pr.name)
-			decl = append(decl, "("+pr.name+" "+p.typeText(pr.schema)+")")
+			missingParams = append(missingParams, pr)
 		}
 	}
 	if len(missing) > 0 {
@@ -452,13 +504,15 @@ func (p *parser) record(list *sexpr.Node, items []*sexpr.Node, v *view, depth in
 		if len(missing) > 1 {
 			what = "parameters"
 		}
-		return nil, errAt(ErrMissing, closePos(list), strings.Join(decl, " "), "missing required %s %s", what, strings.Join(missing, ", "))
+		e := errAt(ErrMissing, closePos(list), "", "missing required %s %s", what, strings.Join(missing, ", "))
+		e.lazy = func() string { return p.decls(missingParams) }
+		return nil, e
 	}
-	return buildObject(v, vals, extras, fixed, fixedOrder), nil
+	return p.buildObject(v, vals, extras, fixed, fixedOrder), nil
 }
 
 // buildObject lays the members out in the schema's property order, extras last.
-func buildObject(v *view, vals []*ojson.Value, extras []ojson.Member, fixed *ojson.Member, fixedOrder int) *ojson.Value {
+func (p *parser) buildObject(v *view, vals []*ojson.Value, extras []ojson.Member, fixed *ojson.Member, fixedOrder int) *ojson.Value {
 	n := len(extras)
 	if fixed != nil {
 		n++
@@ -468,7 +522,7 @@ func buildObject(v *view, vals []*ojson.Value, extras []ojson.Member, fixed *ojs
 			n++
 		}
 	}
-	out := &ojson.Value{Kind: ojson.Object, Members: make([]ojson.Member, 0, n)}
+	out := p.value1(ojson.Value{Kind: ojson.Object, Members: make([]ojson.Member, 0, n)})
 	placed := fixed == nil
 	for _, k := range v.sorder {
 		if !placed && v.params[k].order > fixedOrder {
@@ -526,7 +580,7 @@ func (p *parser) trailing(run []*sexpr.Node, s *ojson.Value, depth int) (*ojson.
 
 func (p *parser) elements(run []*sexpr.Node, s *ojson.Value, depth int) (*ojson.Value, error) {
 	av := p.listParam(s)
-	out := &ojson.Value{Kind: ojson.Array, Items: make([]*ojson.Value, 0, len(run))}
+	out := p.value1(ojson.Value{Kind: ojson.Array, Items: make([]*ojson.Value, 0, len(run))})
 	for i, it := range run {
 		if av.itemsNever && i >= len(av.prefix) {
 			return nil, errNode(ErrTooMany, it, "", "too many elements: at most %d allowed here", len(av.prefix))
@@ -592,14 +646,27 @@ func (v *view) paramNames() []string {
 }
 
 func (p *parser) tooMany(it *sexpr.Node, v *view) error {
-	var decl []string
-	for _, pr := range v.params {
-		decl = append(decl, "("+pr.name+" "+p.typeText(pr.schema)+")")
-	}
-	if len(decl) == 0 {
+	if len(v.params) == 0 {
 		return errNode(ErrTooMany, it, "no arguments", "too many arguments: this takes no parameters")
 	}
-	return errNode(ErrTooMany, it, "at most "+strconv.Itoa(len(decl))+": "+strings.Join(decl, " "), "too many positional arguments")
+	return errLazy(ErrTooMany, it, func() string {
+		return "at most " + strconv.Itoa(len(v.params)) + ": " + p.decls(v.params)
+	}, "too many positional arguments")
+}
+
+// decls writes parameters as declarations: (path string) (enc :utf8|:base64).
+func (p *parser) decls(params []param) string {
+	parts := make([]string, len(params))
+	for i, pr := range params {
+		parts[i] = "(" + pr.name + " " + p.typeText(pr.schema) + ")"
+	}
+	return strings.Join(parts, " ")
+}
+
+// lazyType defers writing a type until an error is shown: while union
+// members are tried, most errors are made only to be dropped.
+func (p *parser) lazyType(s *ojson.Value) func() string {
+	return func() string { return p.typeText(s) }
 }
 
 // schemaOrder lists parameter indexes in the order the schema declares them.
@@ -622,7 +689,7 @@ func schemaOrder(v *view) []int {
 func (p *parser) variant(n *sexpr.Node, s *ojson.Value, v *view, depth int) (*ojson.Value, error) {
 	t := v.tag
 	if len(n.Items) == 0 {
-		return nil, errNode(ErrShape, n, p.typeText(s), "empty list where a union variant goes")
+		return nil, errLazy(ErrShape, n, p.lazyType(s), "empty list where a union variant goes")
 	}
 	head := n.Items[0]
 	if head.Kind == sexpr.Keyword && head.Text == t.prop && len(n.Items) > 1 {
@@ -641,7 +708,7 @@ func (p *parser) variant(n *sexpr.Node, s *ojson.Value, v *view, depth int) (*oj
 	variant := t.variants[name]
 	if variant == nil {
 		what := sexpr.Describe(head)
-		return nil, errNode(ErrEnum, head, p.typeText(s), "unknown variant: found %s%s", what, didYouMean(name, t.values, plain))
+		return nil, errLazy(ErrEnum, head, p.lazyType(s), "unknown variant: found %s%s", what, didYouMean(name, t.values, plain))
 	}
 	tag := &ojson.Member{Key: t.prop, Value: ojson.NewString(name)}
 	return p.record(n, n.Items[1:], variant, depth, tag, t.order[name])

@@ -163,8 +163,29 @@ func (v *view) extraSchema(key string) *ojson.Value {
 
 type viewKey struct{ root, s *ojson.Value }
 
-// viewCache is shared by every parse a Resolver does; views are immutable once built.
-type viewCache struct{ m sync.Map }
+// viewCache is shared by every parse a Resolver does; views are immutable
+// once built. (A plain map under a read lock: sync.Map would box the
+// two-pointer key on every lookup.)
+type viewCache struct {
+	mu sync.RWMutex
+	m  map[viewKey]*view
+}
+
+func (c *viewCache) load(k viewKey) (*view, bool) {
+	c.mu.RLock()
+	v, ok := c.m[k]
+	c.mu.RUnlock()
+	return v, ok
+}
+
+func (c *viewCache) store(k viewKey, v *view) {
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[viewKey]*view{}
+	}
+	c.m[k] = v
+	c.mu.Unlock()
+}
 
 var anyView = &view{types: tAll, extraOK: true}
 var neverView = &view{never: true, types: 0}
@@ -179,8 +200,8 @@ func (c *viewCache) build(root, s *ojson.Value, stack []*ojson.Value, depth int)
 		return anyView
 	}
 	key := viewKey{root, s}
-	if v, ok := c.m.Load(key); ok {
-		return v.(*view)
+	if v, ok := c.load(key); ok {
+		return v
 	}
 	if depth > maxViewDepth {
 		return anyView
@@ -191,7 +212,7 @@ func (c *viewCache) build(root, s *ojson.Value, stack []*ojson.Value, depth int)
 		}
 	}
 	v := c.compute(root, s, append(stack, s), depth)
-	c.m.Store(key, v)
+	c.store(key, v)
 	return v
 }
 

@@ -167,17 +167,20 @@ func (r *Resolver) explain(c Call, args *ojson.Value, ve *jsonschema.ValidationE
 		loc = append(append([]string(nil), loc...), ap.Properties[0])
 	}
 	pos := c.Pos
-	cur := args
-	if p, ok := c.where[cur]; ok {
-		pos = p
-	}
-	for _, tok := range loc {
-		cur = child(cur, tok)
-		if cur == nil {
-			break
-		}
-		if p, ok := c.where[cur]; ok {
-			pos = p
+	if c.locate != nil {
+		if cur, where := c.locate(); cur != nil && ojson.Equal(cur, args) {
+			if p, ok := where[cur]; ok {
+				pos = p
+			}
+			for _, tok := range loc {
+				cur = child(cur, tok)
+				if cur == nil {
+					break
+				}
+				if p, ok := where[cur]; ok {
+					pos = p
+				}
+			}
 		}
 	}
 	printer := message.NewPrinter(language.English)
