@@ -11,10 +11,10 @@ import (
 
 // Bounds on reading one source text.
 const (
-	maxValueDepth = 256       // schema-directed recursion (lists nest at most 200 deep)
-	maxSteps      = 500_000   // values tried, union alternatives included
-	maxNumberLen  = 1000      // characters in one number literal
-	maxExponent   = 1000      // |e| in 1e400; big exponents make validators allocate hugely
+	maxValueDepth = 256     // schema-directed recursion (lists nest at most 200 deep)
+	maxSteps      = 500_000 // values tried, union alternatives included
+	maxNumberLen  = 1000    // characters in one number literal
+	maxExponent   = 1000    // |e| in 1e400; big exponents make validators allocate hugely
 )
 
 // parser converts S-expression arguments to JSON, directed by one tool's
