@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpterm/mcpterm/convert"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 	"github.com/mcpterm/mcpterm/tokens"
 )
@@ -58,6 +59,10 @@ func (c *cli) runTokens(args []string) int {
 		fmt.Fprintf(c.stderr, "mcpterm tokens: unknown --format %q (want one of: %s)\n", *format, strings.Join(tokens.Formats(), ", "))
 		return exitUsage
 	}
+	if fields := tokensSortFields(); !slices.Contains(fields, *sortBy) {
+		fmt.Fprintf(c.stderr, "mcpterm tokens: unknown --sort %q (want one of: %s)\n", *sortBy, strings.Join(fields, ", "))
+		return exitUsage
+	}
 	counter, err := tokens.NewCounter(*enc)
 	if err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm tokens: --encoding:", err)
@@ -99,6 +104,16 @@ func (c *cli) runTokens(args []string) int {
 		}
 	}
 	return exitOK
+}
+
+// tokensSortFields are the --sort values: the report's own list for the
+// registered forms, known before anything is loaded.
+func tokensSortFields() []string {
+	fields := []string{"order", "name"}
+	for _, f := range convert.Forms() {
+		fields = append(fields, f.Name)
+	}
+	return fields
 }
 
 // tokensSource picks where the tool lists come from. Live servers (the
