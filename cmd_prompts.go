@@ -1,8 +1,144 @@
 package main
 
-import "fmt"
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
 
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/session"
+)
+
+// runPrompts lists a server's prompts, or renders one with --get NAME and
+// --arg k=v.
 func (c *cli) runPrompts(args []string) int {
-	fmt.Fprintln(c.stderr, "mcpterm: not built yet")
-	return exitUsage
+	fs := flag.NewFlagSet("prompts", flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	var sf serverFlags
+	sf.register(fs)
+	get := fs.String("get", "", "render the prompt called `NAME`")
+	var pargs listFlag
+	fs.Var(&pargs, "arg", "with --get: a prompt argument `k=v` (repeatable)")
+	var of outputFlags
+	of.register(fs, "text")
+	fs.Usage = func() {
+		fmt.Fprintln(c.stderr, "usage: mcpterm prompts [--get NAME [--arg k=v]...] [--output text|json] [server selection]")
+		fs.PrintDefaults()
+	}
+	pos, cmdline, err := parseInterleaved(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	sf.cmdline = cmdline
+	if len(pos) > 0 {
+		fmt.Fprintf(c.stderr, "mcpterm prompts: unexpected argument %s (a server command goes after --)\n", quoteArg(pos[0]))
+		return exitUsage
+	}
+	if of.output != "text" && of.output != "json" {
+		fmt.Fprintf(c.stderr, "mcpterm prompts: --output %s: want text or json\n", quoteArg(of.output))
+		return exitUsage
+	}
+	values := map[string]string{}
+	for _, a := range pargs {
+		k, v, ok := strings.Cut(a, "=")
+		if !ok || k == "" {
+			fmt.Fprintf(c.stderr, "mcpterm prompts: --arg %s: want k=v\n", quoteArg(a))
+			return exitUsage
+		}
+		values[k] = v
+	}
+	if len(values) > 0 && *get == "" {
+		fmt.Fprintln(c.stderr, "mcpterm prompts: --arg needs --get NAME")
+		return exitUsage
+	}
+	ctx := context.Background()
+	cn, code := c.connect(ctx, "prompts", &sf, session.Options{})
+	if cn == nil {
+		return code
+	}
+	defer cn.close()
+	fail := func(err error) int {
+		fmt.Fprintf(c.stderr, "mcpterm prompts: %s\n", c.clean(cn.redactor, err.Error()))
+		return exitFor(err)
+	}
+
+	if *get != "" {
+		pm, err := cn.s.GetPrompt(ctx, *get, values)
+		if err != nil {
+			return fail(err)
+		}
+		if of.output == "json" {
+			c.emit(cn.redactor, of.maxOutput, rawOr(pm.Raw, pm.Result))
+			return exitOK
+		}
+		var b strings.Builder
+		if pm.Result.Description != "" {
+			fmt.Fprintf(&b, "# %s\n\n", pm.Result.Description)
+		}
+		for i, m := range pm.Result.Messages {
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(&b, "%s: %s\n", m.Role, contentText(m.Content))
+		}
+		c.emit(cn.redactor, of.maxOutput, b.String())
+		return exitOK
+	}
+
+	ps, err := cn.s.Prompts(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	if of.output == "json" {
+		v, _ := ojson.FromAny(orEmpty(ps))
+		c.emit(cn.redactor, of.maxOutput, ojson.NewObject().Set("prompts", v).Pretty())
+		return exitOK
+	}
+	var b strings.Builder
+	for _, p := range ps {
+		var as []string
+		for _, a := range p.Arguments {
+			if a.Required {
+				as = append(as, a.Name)
+			} else {
+				as = append(as, "["+a.Name+"]")
+			}
+		}
+		fmt.Fprintf(&b, "%s(%s)", p.Name, strings.Join(as, ", "))
+		if d := firstLine(p.Description); d != "" {
+			fmt.Fprintf(&b, " — %s", d)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "(%d prompts)", len(ps))
+	c.emit(cn.redactor, of.maxOutput, b.String())
+	return exitOK
+}
+
+// contentText shows one message content: text as is, other kinds by type.
+func contentText(c mcp.Content) string {
+	switch x := c.(type) {
+	case mcp.TextContent:
+		return x.Text
+	case mcp.ImageContent:
+		return fmt.Sprintf("[image %s, %d bytes]", x.MIMEType, len(x.Data)*3/4)
+	case mcp.AudioContent:
+		return fmt.Sprintf("[audio %s, %d bytes]", x.MIMEType, len(x.Data)*3/4)
+	case mcp.EmbeddedResource:
+		switch r := x.Resource.(type) {
+		case mcp.TextResourceContents:
+			return fmt.Sprintf("[resource %s]\n%s", r.URI, r.Text)
+		case mcp.BlobResourceContents:
+			return fmt.Sprintf("[resource %s, binary %s]", r.URI, orDash(r.MIMEType))
+		}
+	case mcp.ResourceLink:
+		return fmt.Sprintf("[link %s]", x.URI)
+	}
+	return fmt.Sprintf("[%T]", c)
 }

@@ -1,8 +1,153 @@
 package main
 
-import "fmt"
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
 
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/session"
+)
+
+// runResources lists a server's resources and resource templates, or reads
+// one resource with --read URI.
 func (c *cli) runResources(args []string) int {
-	fmt.Fprintln(c.stderr, "mcpterm: not built yet")
-	return exitUsage
+	fs := flag.NewFlagSet("resources", flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	var sf serverFlags
+	sf.register(fs)
+	read := fs.String("read", "", "read the resource at `URI` (a listed URI or one made from a template)")
+	var of outputFlags
+	of.register(fs, "text")
+	fs.Usage = func() {
+		fmt.Fprintln(c.stderr, "usage: mcpterm resources [--read URI] [--output text|json] [server selection]")
+		fs.PrintDefaults()
+	}
+	pos, cmdline, err := parseInterleaved(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	sf.cmdline = cmdline
+	if len(pos) > 0 {
+		fmt.Fprintf(c.stderr, "mcpterm resources: unexpected argument %s (a server command goes after --)\n", quoteArg(pos[0]))
+		return exitUsage
+	}
+	if of.output != "text" && of.output != "json" {
+		fmt.Fprintf(c.stderr, "mcpterm resources: --output %s: want text or json\n", quoteArg(of.output))
+		return exitUsage
+	}
+	ctx := context.Background()
+	cn, code := c.connect(ctx, "resources", &sf, session.Options{})
+	if cn == nil {
+		return code
+	}
+	defer cn.close()
+	fail := func(err error) int {
+		fmt.Fprintf(c.stderr, "mcpterm resources: %s\n", c.clean(cn.redactor, err.Error()))
+		return exitFor(err)
+	}
+
+	if *read != "" {
+		rc, err := cn.s.ReadResource(ctx, *read)
+		if err != nil {
+			return fail(err)
+		}
+		if of.output == "json" {
+			c.emit(cn.redactor, of.maxOutput, rawOr(rc.Raw, rc.Result))
+			return exitOK
+		}
+		var b strings.Builder
+		for i, content := range rc.Result.Contents {
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			switch x := content.(type) {
+			case mcp.TextResourceContents:
+				if len(rc.Result.Contents) > 1 {
+					fmt.Fprintf(&b, "--- %s (%s)\n", x.URI, orDash(x.MIMEType))
+				}
+				b.WriteString(x.Text)
+			case mcp.BlobResourceContents:
+				fmt.Fprintf(&b, "%s: binary %s, %d bytes (use --output json for the base64)\n", x.URI, orDash(x.MIMEType), len(x.Blob)*3/4)
+			}
+		}
+		c.emit(cn.redactor, of.maxOutput, b.String())
+		return exitOK
+	}
+
+	rs, err := cn.s.Resources(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	ts, err := cn.s.ResourceTemplates(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	if of.output == "json" {
+		out := ojson.NewObject()
+		rv, _ := ojson.FromAny(orEmpty(rs))
+		tv, _ := ojson.FromAny(orEmpty(ts))
+		out.Set("resources", rv).Set("resourceTemplates", tv)
+		c.emit(cn.redactor, of.maxOutput, out.Pretty())
+		return exitOK
+	}
+	var b strings.Builder
+	for _, r := range rs {
+		fmt.Fprintf(&b, "%s  %s  %s", r.URI, orDash(r.MIMEType), r.Name)
+		if d := firstLine(r.Description); d != "" {
+			fmt.Fprintf(&b, " — %s", d)
+		}
+		b.WriteString("\n")
+	}
+	for _, t := range ts {
+		uri := ""
+		if t.URITemplate != nil {
+			uri = t.URITemplate.Raw()
+		}
+		fmt.Fprintf(&b, "%s  (template)  %s", uri, t.Name)
+		if d := firstLine(t.Description); d != "" {
+			fmt.Fprintf(&b, " — %s", d)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "(%d resources, %d templates)", len(rs), len(ts))
+	c.emit(cn.redactor, of.maxOutput, b.String())
+	return exitOK
+}
+
+// rawOr prints the raw answer when there is one, else the typed one.
+func rawOr(raw *ojson.Value, typed any) string {
+	if raw != nil {
+		return raw.Pretty()
+	}
+	v, err := ojson.FromAny(typed)
+	if err != nil {
+		return fmt.Sprint(typed)
+	}
+	return v.Pretty()
+}
+
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
 }

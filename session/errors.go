@@ -18,6 +18,9 @@ var (
 	ErrOffline = errors.New("offline: this needs a live server, and --tools gives only a tool list")
 	// ErrClosed: the session was closed.
 	ErrClosed = errors.New("session closed")
+	// ErrInvalidSource: the Source cannot be used as given (no command, a
+	// URL that is not http(s), ...).
+	ErrInvalidSource = errors.New("invalid server source")
 	// ErrSkipped marks batch calls not run because an earlier one failed
 	// and the batch stops on error.
 	ErrSkipped = errors.New("skipped: an earlier call in the batch failed")
@@ -33,7 +36,7 @@ func (e *ConnectionError) Error() string {
 	if e.Op == "" {
 		return "connection: " + e.Err.Error()
 	}
-	return e.Op + ": connection: " + e.Err.Error()
+	return e.Op + ": " + e.Err.Error()
 }
 func (e *ConnectionError) Unwrap() error { return e.Err }
 
@@ -82,7 +85,7 @@ func Classify(err error) ErrorClass {
 		return ClassTimeout
 	case errors.Is(err, context.Canceled):
 		return ClassCancelled
-	case errors.Is(err, ErrOffline):
+	case errors.Is(err, ErrOffline), errors.Is(err, ErrInvalidSource):
 		return ClassUsage
 	case errors.As(err, &rpc):
 		if rpc.Code == mcp.INVALID_PARAMS || rpc.Code == mcp.METHOD_NOT_FOUND {

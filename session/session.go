@@ -78,7 +78,7 @@ type Info struct {
 // and never touches the network.
 func Open(ctx context.Context, src Source, opts Options) (*Session, error) {
 	if err := src.validate(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", ErrInvalidSource, err)
 	}
 	s := &Session{
 		src:      src,
