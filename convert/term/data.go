@@ -153,4 +153,3 @@ func (r *renderer) escape(s *ojson.Value, c ctx) *sexpr.Node {
 	r.escapes = append(r.escapes, e)
 	return sexpr.L(sexpr.Sym("json"), e.node)
 }
-

@@ -250,7 +250,6 @@ func (p *parser) withDefs(s *ojson.Value, cv *conv) (*ojson.Value, error) {
 	return s, nil
 }
 
-
 // dataOf reads MCP-Term data as a JSON value: keywords are strings, (v ...)
 // arrays, (obj :k v ...) objects, (json "...") raw JSON.
 func dataOf(n *sexpr.Node, depth int) (*ojson.Value, error) {
