@@ -100,6 +100,17 @@ func (r *Resolver) readCallArgs(n *sexpr.Node, id string, steps *int, track bool
 		err = errNode(ErrInvalidSchema, head, "", "tool %s accepts no arguments at all (its inputSchema is false)", t.Name)
 	case v.record:
 		args, err = p.record(n, n.Items[1:], v, 0, nil, 0)
+	case v.tag != nil || len(v.alts) > 0 && !v.ownShape():
+		// A union at the top: the arguments after the head are read as
+		// the union's list would be, (TOOL TAG ARG ...) for a tagged one.
+		rest := &sexpr.Node{Kind: sexpr.List, Items: n.Items[1:], Pos: n.Pos, End: n.End}
+		if len(rest.Items) > 0 {
+			rest.Pos = rest.Items[0].Pos
+		}
+		args, err = p.val(rest, t.InputSchema, 0)
+		if err == nil && args.Kind != ojson.Object {
+			err = errNode(ErrType, head, "a JSON object", "the arguments of %s read as a JSON %s", t.Name, args.Kind)
+		}
 	default:
 		args, err = p.mapping(n, n.Items[1:], v, 0)
 	}

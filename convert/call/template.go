@@ -8,7 +8,7 @@ import (
 // FormatNode is Format as a tree, for front ends that pretty-print or
 // highlight it.
 func (r *Resolver) FormatNode(c Call) (*sexpr.Node, error) {
-	t := r.byName[c.Tool]
+	t := r.Lookup(c.Tool)
 	if t == nil {
 		return nil, errAt(ErrUnknownTool, c.Pos, "", "unknown tool %s%s", c.Tool, didYouMean(c.Tool, r.known, plain))
 	}
@@ -29,6 +29,12 @@ func (r *Resolver) FormatNode(c Call) (*sexpr.Node, error) {
 		if items, ok = f.recordItems(args, v, false, 0); !ok {
 			return nil, errAt(ErrNotCallable, c.Pos, "JSON input", "the arguments of %s hold only undeclared properties, which an S-expression call cannot write", t.Name)
 		}
+	case v.tag != nil || len(v.alts) > 0 && !v.ownShape():
+		n := f.val(args, t.InputSchema, 0)
+		if n.Kind != sexpr.List || isEscape(n) {
+			return nil, errAt(ErrNotCallable, c.Pos, "JSON input", "the arguments of %s fit no member of its inputSchema's union", t.Name)
+		}
+		items = n.Items
 	default:
 		for _, m := range args.Members {
 			items = append(items, keyNode(m.Key, true), f.val(m.Value, v.extraSchema(m.Key), 1))
@@ -106,7 +112,11 @@ func (r *Resolver) Template(tool string) string {
 	}
 	items := []*sexpr.Node{head}
 	v := p.view(t.InputSchema)
-	items = append(items, requiredZeros(p, v, 0)...)
+	if !v.record && (v.tag != nil || len(v.alts) > 0 && !v.ownShape()) {
+		items = append(items, zero(p, t.InputSchema, 0).Items...)
+	} else {
+		items = append(items, requiredZeros(p, v, 0)...)
+	}
 	return sexpr.L(items...).String()
 }
 

@@ -147,3 +147,47 @@ func TestResolverConcurrent(t *testing.T) {
 	wg.Wait()
 	_ = ojson.NewNull()
 }
+
+// An inputSchema that is itself a union: (TOOL TAG ARG ...) for a tagged one,
+// the members tried in order for an untagged one.
+func TestTopLevelUnion(t *testing.T) {
+	set, err := toolset.Parse([]byte(`[
+	 {"name":"shape","inputSchema":{"type":"object","oneOf":[
+		{"type":"object","required":["kind","r"],"properties":{"kind":{"const":"circle"},"r":{"type":"number"}}},
+		{"type":"object","required":["kind","w","h"],"properties":{"kind":{"const":"rect"},"w":{"type":"number"},"h":{"type":"number"}}}]}},
+	 {"name":"lookup","inputSchema":{"anyOf":[
+		{"type":"object","required":["id"],"properties":{"id":{"type":"integer"}},"additionalProperties":false},
+		{"type":"object","required":["name"],"properties":{"name":{"type":"string"}},"additionalProperties":false}]}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewResolverCodes(set, nil)
+	for _, tt := range []struct{ src, args, canon string }{
+		{`(shape circle 2)`, `{"kind":"circle","r":2}`, `(shape circle 2)`},
+		{`(shape rect :h 1 :w 3)`, `{"kind":"rect","w":3,"h":1}`, `(shape rect 3 1)`},
+		{`(lookup 7)`, `{"id":7}`, `(lookup 7)`},
+		{`(lookup "ada")`, `{"name":"ada"}`, `(lookup "ada")`},
+		{`(lookup :name "ada")`, `{"name":"ada"}`, `(lookup "ada")`},
+	} {
+		b, err := r.Parse(tt.src)
+		if err != nil {
+			t.Errorf("%s: %v", tt.src, err)
+			continue
+		}
+		if got := b.Calls[0].Arguments.Compact(); got != tt.args {
+			t.Errorf("%s reads as %s, want %s", tt.src, got, tt.args)
+		}
+		if got, err := r.Format(b.Calls[0]); err != nil || got != tt.canon {
+			t.Errorf("%s: canonical %s (%v), want %s", tt.src, got, err, tt.canon)
+		}
+	}
+	if _, err := r.Parse(`(shape square 1)`); err == nil || !strings.Contains(err.Error(), "1:8: unknown variant: found symbol square") {
+		t.Errorf("unknown variant at the top: %v", err)
+	}
+	if _, err := r.Parse(`(shape rect 1)`); err == nil || !strings.Contains(err.Error(), "1:14: missing required parameter h") {
+		t.Errorf("missing field of a top-level variant: %v", err)
+	}
+	if got := r.Template("shape"); got != `(shape circle :r 0)` {
+		t.Errorf("template: %s", got)
+	}
+}

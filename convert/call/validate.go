@@ -100,7 +100,7 @@ func (r *Resolver) schemaFor(t *toolset.Tool) (*jsonschema.Schema, error) {
 // Schema validator. An error points at the offending argument when c came
 // from Parse or Read, and at the call otherwise.
 func (r *Resolver) Validate(c Call) error {
-	t := r.byName[c.Tool]
+	t := r.Lookup(c.Tool)
 	if t == nil {
 		return errAt(ErrUnknownTool, c.Pos, "", "unknown tool %s%s", c.Tool, didYouMean(c.Tool, r.known, plain))
 	}
