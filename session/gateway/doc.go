@@ -1,0 +1,41 @@
+// Package gateway is `mcpterm serve` as a library: an MCP server that fronts
+// one upstream MCP server (a *session.Session) and shows its tools to real MCP
+// clients in a compact form, so the token savings mcpterm measures reach
+// Claude Desktop, Cursor or any other client without changing the server.
+//
+// # Modes
+//
+//   - ModeTerm: one tool, mcp_term, whose description carries the MCP-Term
+//     declarations of every upstream tool (full or lean) and whose one input,
+//     expr, is an MCP-Term call or (batch ...). The answer is the (ok ...) /
+//     (err ...) form as text; a call that does not read or validate is refused
+//     before anything reaches the server, with the position and what was
+//     expected there. Non-text content (images, audio, embedded resources)
+//     is passed on after the text, as the upstream sent it.
+//   - ModeAQLSingle, ModeAQLSemantic: the MCP-AQL endpoints of package aql
+//     (mcp_aql, or mcp_aql_create|read|update|delete|execute); introspect is
+//     answered from the upstream schemas without a server call; results are
+//     {success, data|error} JSON text.
+//
+// # Pass-through
+//
+// Resources, resource templates and prompts are listed as the upstream lists
+// them (same order) and read/got from it; a read of a URI the upstream did
+// not list (a resource link in a tool result, say) is forwarded too. An
+// upstream list_changed refreshes the gateway's copy, rebuilds the tool
+// description when the tools changed, and reaches the gateway's clients as the
+// gateway's own list_changed. Upstream progress reaches the client that made
+// the call (under the client's progress token); upstream log messages go to
+// every client at the level it asked for. A client's notifications/cancelled
+// cancels the upstream call, which sends the upstream its own cancellation.
+//
+// # Safety and faults
+//
+// Every upstream call passes Options.Policy (the --allow, --deny, --read-only
+// and --yes rules of `mcpterm call`) and is written to Options.Audit. Tools the
+// policy denies outright are left out of the gateway's tool description. When
+// the upstream dies, hangs past its call timeout or answers with something
+// that is not MCP, the client gets a tool error saying so (isError, never a
+// protocol error that could end the client's session), the gateway keeps
+// serving, and the next call reconnects the upstream first.
+package gateway

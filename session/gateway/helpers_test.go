@@ -1,0 +1,189 @@
+package gateway
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/session"
+	"github.com/mcpterm/mcpterm/session/demo"
+	"github.com/mcpterm/mcpterm/session/policy"
+)
+
+// demoServer is a demo server whose ids and clock are fixed, so two of them
+// given the same calls give the same answers: one behind the gateway, one
+// called directly.
+func demoServer() *server.MCPServer {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	var mu sync.Mutex
+	n := 0
+	return demo.New(demo.Options{Seed: 7, Now: func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		n++
+		return t0.Add(time.Duration(n) * time.Second)
+	}})
+}
+
+func ctxT(t testing.TB, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func openSession(t testing.TB, src session.Source, opts session.Options) *session.Session {
+	t.Helper()
+	s, err := session.Open(ctxT(t, 30*time.Second), src, opts)
+	if err != nil {
+		t.Fatalf("open %s: %v", src, err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func demoSession(t testing.TB) *session.Session {
+	return openSession(t, session.Source{Kind: session.InProcess, Name: "demo", Server: demoServer()}, session.Options{})
+}
+
+// allowAll is the policy of a gateway started with --yes.
+func allowAll(t testing.TB) *policy.Policy {
+	p, err := policy.New(policy.Rules{Yes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func newGateway(t testing.TB, up session.Client, opts Options) *Gateway {
+	t.Helper()
+	g, err := New(ctxT(t, 30*time.Second), up, opts)
+	if err != nil {
+		t.Fatalf("gateway.New: %v", err)
+	}
+	t.Cleanup(func() { g.Close() })
+	return g
+}
+
+// notes collects what a client was sent outside of answers.
+type notes struct {
+	mu   sync.Mutex
+	list []mcp.JSONRPCNotification
+}
+
+func (n *notes) add(x mcp.JSONRPCNotification) {
+	n.mu.Lock()
+	n.list = append(n.list, x)
+	n.mu.Unlock()
+}
+
+func (n *notes) methods() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var out []string
+	for _, x := range n.list {
+		out = append(out, x.Method)
+	}
+	return out
+}
+
+func (n *notes) of(method string) []mcp.JSONRPCNotification {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	var out []mcp.JSONRPCNotification
+	for _, x := range n.list {
+		if x.Method == method {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// waitFor polls cond until it holds or d passes.
+func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// inProcessClient connects mcp-go's client to the gateway in this process.
+func inProcessClient(t testing.TB, g *Gateway) (*client.Client, *notes) {
+	t.Helper()
+	c, err := client.NewInProcessClient(g.Server())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := &notes{}
+	ctx := ctxT(t, 30*time.Second)
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c.OnNotification(n.add)
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	req.Params.ClientInfo = mcp.Implementation{Name: "gateway-test", Version: "0"}
+	if _, err := c.Initialize(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c, n
+}
+
+// callTool calls a gateway tool with JSON arguments.
+func callTool(t testing.TB, c *client.Client, tool, args string) *mcp.CallToolResult {
+	t.Helper()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	req.Params.Arguments = json.RawMessage(args)
+	res, err := c.CallTool(ctxT(t, 30*time.Second), req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", tool, args, err)
+	}
+	return res
+}
+
+func termCall(t testing.TB, c *client.Client, expr string) *mcp.CallToolResult {
+	t.Helper()
+	b, _ := json.Marshal(map[string]string{"expr": expr})
+	return callTool(t, c, DefaultTermTool, string(b))
+}
+
+// text is the first text item of a result.
+func text(r *mcp.CallToolResult) string {
+	for _, c := range r.Content {
+		if tc, ok := c.(mcp.TextContent); ok {
+			return tc.Text
+		}
+	}
+	return ""
+}
+
+func obj(t testing.TB, src string) *ojson.Value {
+	t.Helper()
+	v, err := ojson.Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func contains(t testing.TB, got string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("missing %q in:\n%s", w, got)
+		}
+	}
+}

@@ -1,0 +1,167 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpterm/mcpterm/session"
+)
+
+// passLists is the upstream's resources, templates and prompts as it last
+// listed them; the gateway lists exactly these, in this order.
+type passLists struct {
+	mu        sync.RWMutex
+	resources []mcp.Resource
+	templates []mcp.ResourceTemplate
+	prompts   []mcp.Prompt
+	routed    bool // the catch-all template is registered
+}
+
+// catchAll is the one resource template the gateway registers with mcp-go:
+// it matches every URI, so a read of any URI (listed, made from an upstream
+// template, or met in a tool result's resource link) goes to the upstream.
+// It is never listed.
+const catchAll = "{+uri}"
+
+// syncLists fetches the upstream's resources, templates and prompts.
+func (g *Gateway) syncLists(ctx context.Context) error {
+	if err := g.syncResources(ctx, false); err != nil {
+		return err
+	}
+	return g.syncPrompts(ctx)
+}
+
+func (g *Gateway) syncResources(ctx context.Context, notify bool) error {
+	if g.up.Info().Capabilities.Resources == nil {
+		return nil
+	}
+	gen := g.up.Info().Generation
+	rs, err := g.up.Resources(ctx)
+	if err != nil {
+		return g.upstreamErr("resources/list", gen, err)
+	}
+	ts, err := g.up.ResourceTemplates(ctx)
+	if err != nil {
+		return g.upstreamErr("resources/templates/list", gen, err)
+	}
+	g.pass.mu.Lock()
+	g.pass.resources, g.pass.templates = rs, ts
+	first := !g.pass.routed
+	g.pass.routed = true
+	g.pass.mu.Unlock()
+	if first {
+		g.srv.AddResourceTemplate(mcp.NewResourceTemplate(catchAll, "upstream"), g.readResource)
+	}
+	if notify {
+		g.srv.SendNotificationToAllClients(string(mcp.MethodNotificationResourcesListChanged), nil)
+	}
+	return nil
+}
+
+func (g *Gateway) syncPrompts(ctx context.Context) error {
+	if g.up.Info().Capabilities.Prompts == nil {
+		return nil
+	}
+	gen := g.up.Info().Generation
+	ps, err := g.up.Prompts(ctx)
+	if err != nil {
+		return g.upstreamErr("prompts/list", gen, err)
+	}
+	g.pass.mu.Lock()
+	g.pass.prompts = ps
+	g.pass.mu.Unlock()
+	entries := make([]server.ServerPrompt, len(ps))
+	for i, p := range ps {
+		entries[i] = server.ServerPrompt{Prompt: p, Handler: g.getPrompt}
+	}
+	// SetPrompts tells the clients the list changed (the capability says
+	// listChanged); before the first client there is nobody to tell.
+	g.srv.SetPrompts(entries...)
+	return nil
+}
+
+// listHooks make the gateway's list answers the upstream's lists, in the
+// upstream's order (mcp-go would sort them by name) and without the
+// catch-all template.
+func (g *Gateway) listHooks(h *server.Hooks) {
+	h.AddAfterListResources(func(_ context.Context, _ any, _ *mcp.ListResourcesRequest, res *mcp.ListResourcesResult) {
+		if res == nil {
+			return
+		}
+		g.pass.mu.RLock()
+		res.Resources = append([]mcp.Resource{}, g.pass.resources...)
+		g.pass.mu.RUnlock()
+		res.NextCursor = ""
+	})
+	h.AddAfterListResourceTemplates(func(_ context.Context, _ any, _ *mcp.ListResourceTemplatesRequest, res *mcp.ListResourceTemplatesResult) {
+		if res == nil {
+			return
+		}
+		g.pass.mu.RLock()
+		res.ResourceTemplates = append([]mcp.ResourceTemplate{}, g.pass.templates...)
+		g.pass.mu.RUnlock()
+		res.NextCursor = ""
+	})
+	h.AddAfterListPrompts(func(_ context.Context, _ any, _ *mcp.ListPromptsRequest, res *mcp.ListPromptsResult) {
+		if res == nil {
+			return
+		}
+		g.pass.mu.RLock()
+		res.Prompts = append([]mcp.Prompt{}, g.pass.prompts...)
+		g.pass.mu.RUnlock()
+		res.NextCursor = ""
+	})
+}
+
+// readResource forwards resources/read for any URI.
+func (g *Gateway) readResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	if err := g.ensureUpstream(ctx); err != nil {
+		return nil, err
+	}
+	gen := g.up.Info().Generation
+	res, err := g.up.ReadResource(ctx, req.Params.URI)
+	if err != nil {
+		return nil, g.upstreamErr("resources/read", gen, err)
+	}
+	if res.Result == nil {
+		return nil, fmt.Errorf("upstream %s: resources/read %s: no contents", g.serverName(), req.Params.URI)
+	}
+	return res.Result.Contents, nil
+}
+
+// getPrompt forwards prompts/get.
+func (g *Gateway) getPrompt(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	if err := g.ensureUpstream(ctx); err != nil {
+		return nil, err
+	}
+	gen := g.up.Info().Generation
+	res, err := g.up.GetPrompt(ctx, req.Params.Name, req.Params.Arguments)
+	if err != nil {
+		return nil, g.upstreamErr("prompts/get", gen, err)
+	}
+	if res.Result == nil {
+		return nil, fmt.Errorf("upstream %s: prompts/get %s: no result", g.serverName(), req.Params.Name)
+	}
+	return res.Result, nil
+}
+
+// forwardLog sends an upstream log message to every client, each at the
+// level it set with logging/setLevel (mcp-go filters per client).
+func (g *Gateway) forwardLog(e session.Event) {
+	level := mcp.LoggingLevel(e.Level)
+	switch level {
+	case mcp.LoggingLevelDebug, mcp.LoggingLevelInfo, mcp.LoggingLevelNotice, mcp.LoggingLevelWarning,
+		mcp.LoggingLevelError, mcp.LoggingLevelCritical, mcp.LoggingLevelAlert, mcp.LoggingLevelEmergency:
+	default:
+		level = mcp.LoggingLevelInfo
+	}
+	n := mcp.NewLoggingMessageNotification(level, e.Source, e.Text)
+	g.clients.Range(func(k, _ any) bool {
+		_ = g.srv.SendLogMessageToSpecificClient(k.(string), n)
+		return true
+	})
+}

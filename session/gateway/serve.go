@@ -1,0 +1,58 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// HTTPPath is where the streamable HTTP endpoint is served.
+const HTTPPath = "/mcp"
+
+// shutdownGrace bounds how long in-flight HTTP requests may take to finish
+// once the gateway is told to stop.
+const shutdownGrace = 5 * time.Second
+
+// ServeStdio serves one client on in/out until in reaches EOF (nil) or ctx
+// ends (ctx's error). errLog, when set, hears transport errors.
+func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, errLog *log.Logger) error {
+	s := server.NewStdioServer(g.srv)
+	if errLog != nil {
+		s.SetErrorLogger(errLog)
+	}
+	return s.Listen(ctx, in, out)
+}
+
+// ServeStreamable serves streamable HTTP at HTTPPath on ln until ctx ends,
+// then closes the clients' sessions and the listener. It returns nil after
+// a shutdown and the server's error if serving failed.
+func (g *Gateway) ServeStreamable(ctx context.Context, ln net.Listener, errLog *log.Logger) error {
+	h := server.NewStreamableHTTPServer(g.srv)
+	mux := http.NewServeMux()
+	mux.Handle(HTTPPath, h)
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: errLog}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+	select {
+	case err := <-served:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return err
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	// The MCP sessions first, so open SSE streams end; then the listener.
+	_ = h.Shutdown(sctx)
+	if err := hs.Shutdown(sctx); err != nil {
+		hs.Close()
+	}
+	return nil
+}

@@ -1,0 +1,183 @@
+package gateway
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpterm/mcpterm/convert/aql"
+	"github.com/mcpterm/mcpterm/convert/call"
+	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/convert/term"
+	"github.com/mcpterm/mcpterm/convert/toolset"
+	"github.com/mcpterm/mcpterm/session/policy"
+)
+
+// state is everything built from one upstream tool list. It is immutable
+// once built; a list change builds a new one, so a call in flight keeps the
+// view it started with.
+type state struct {
+	set      *toolset.Set // as the upstream listed it
+	visible  *toolset.Set // what the policy does not deny outright
+	hidden   []string     // tools left out, by name
+	category map[string]policy.Category
+
+	doc      *term.Document // term mode
+	resolver *call.Resolver // term mode
+	adapter  *aql.Adapter   // aql modes
+
+	tools       []server.ServerTool
+	fingerprint string // of the tools as listed, to skip no-op rebuilds
+}
+
+func (st *state) summary() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d upstream tools", len(st.set.Tools))
+	if len(st.hidden) > 0 {
+		fmt.Fprintf(&b, " (%d left out by the policy: %s)", len(st.hidden), strings.Join(st.hidden, ", "))
+	}
+	names := make([]string, len(st.tools))
+	for i, t := range st.tools {
+		names[i] = t.Tool.Name
+	}
+	fmt.Fprintf(&b, " as %s", strings.Join(names, ", "))
+	if st.doc != nil {
+		if s := st.doc.Summary(); s != "" {
+			b.WriteString("; " + s)
+		}
+	}
+	return b.String()
+}
+
+// build turns an upstream tool list into the gateway's tools for its mode.
+func (g *Gateway) build(set *toolset.Set) (*state, error) {
+	st := &state{set: set, category: map[string]policy.Category{}}
+	// The category the policy sees is AQL's classification in every mode:
+	// it is the only one there is, and it can only make a decision stricter.
+	full, err := aql.New(set, g.opts.Overrides, aql.Single)
+	if err != nil {
+		return nil, fmt.Errorf("gateway: %w", err)
+	}
+	for _, op := range full.Ops {
+		st.category[op.Tool.Name] = catAQL(op.Category())
+	}
+	st.visible = &toolset.Set{Server: set.Server, Version: set.Version, Source: set.Source}
+	for _, t := range set.Tools {
+		if g.opts.Policy != nil {
+			d := g.opts.Policy.Check(policy.CallOf(t.Name, t, st.category[t.Name]))
+			if d.Verdict == policy.Deny {
+				st.hidden = append(st.hidden, t.Name)
+				continue
+			}
+		}
+		st.visible.Tools = append(st.visible.Tools, t)
+	}
+
+	switch g.opts.Mode {
+	case ModeTerm:
+		err = g.buildTerm(st)
+	default:
+		err = g.buildAQL(st)
+	}
+	if err != nil {
+		return nil, err
+	}
+	h := fnv.New64a()
+	for _, t := range st.tools {
+		b, _ := json.Marshal(t.Tool)
+		h.Write(b)
+	}
+	st.fingerprint = fmt.Sprintf("%x", h.Sum64())
+	return st, nil
+}
+
+// termHowTo is the two lines before the declarations: what to write in expr
+// and what comes back.
+const termHowTo = `Calls the tools of %s, declared below in MCP-Term. expr is one call, (CODE ARG ... :PARAM VALUE ...) with arguments in declared order and (opt ...) ones by :name, or (batch (1 CALL) (2 CALL) ...).
+The answer is (ok RESULT ...) or (err CODE "message" ...); a call that does not fit its declaration is refused with the position and what was expected there.`
+
+func (g *Gateway) buildTerm(st *state) error {
+	doc, err := term.Render(st.visible, term.Options{Lean: g.opts.Lean})
+	if err != nil {
+		return fmt.Errorf("gateway: rendering MCP-Term: %w", err)
+	}
+	st.doc = doc
+	st.resolver = call.NewResolverCodes(st.visible, doc.Codes)
+	name := st.set.Server
+	if name == "" {
+		name = "the upstream server"
+	}
+	desc := fmt.Sprintf(termHowTo, name) + "\n\n" + strings.TrimRight(doc.Text, "\n")
+	schema := `{"type":"object","properties":{"expr":{"type":"string","description":"one MCP-Term call or (batch ...)"}},"required":["expr"]}`
+	tool := mcp.NewToolWithRawSchema(g.opts.TermTool, desc, json.RawMessage(schema))
+	tool.Annotations = termAnnotations(st)
+	st.tools = []server.ServerTool{{Tool: tool, Handler: g.handleTerm}}
+	return nil
+}
+
+// termAnnotations describe the one term tool by its riskiest upstream tool,
+// as MCP-AQL does for its endpoints: read-only only when every tool is.
+func termAnnotations(st *state) mcp.ToolAnnotation {
+	ro, destructive, idempotent, open := true, false, true, false
+	for _, t := range st.visible.Tools {
+		a := t.Annotations
+		if !a.ReadOnly() {
+			ro = false
+		}
+		if policy.IsDestructive(policy.CallOf(t.Name, t, st.category[t.Name])) {
+			destructive = true
+		}
+		if a.IdempotentHint == nil || !*a.IdempotentHint {
+			idempotent = false
+		}
+		if a.OpenWorldHint == nil || *a.OpenWorldHint {
+			open = true
+		}
+	}
+	return mcp.ToolAnnotation{ReadOnlyHint: &ro, DestructiveHint: &destructive, IdempotentHint: &idempotent, OpenWorldHint: &open}
+}
+
+func (g *Gateway) buildAQL(st *state) error {
+	mode := aql.Single
+	if g.opts.Mode == ModeAQLSemantic {
+		mode = aql.Semantic
+	}
+	a, err := aql.New(st.visible, g.opts.Overrides, mode)
+	if err != nil {
+		return fmt.Errorf("gateway: %w", err)
+	}
+	st.adapter = a
+	for _, w := range a.Warnings {
+		g.notef("aql: %s", w)
+	}
+	for _, def := range a.Tools() {
+		name := def.Get("name").StringOr("")
+		tool := mcp.NewToolWithRawSchema(name, def.Get("description").StringOr(""), json.RawMessage(def.Get("inputSchema").Compact()))
+		if ann := def.Get("annotations"); ann != nil {
+			tool.Annotations = annotationsOf(ann)
+		}
+		st.tools = append(st.tools, server.ServerTool{Tool: tool, Handler: g.handleAQL(name)})
+	}
+	return nil
+}
+
+func annotationsOf(v *ojson.Value) mcp.ToolAnnotation {
+	var a mcp.ToolAnnotation
+	flag := func(key string) *bool {
+		if x := v.Get(key); x != nil && x.Kind == ojson.Bool {
+			b := x.Bool
+			return &b
+		}
+		return nil
+	}
+	a.Title = v.Get("title").StringOr("")
+	a.ReadOnlyHint = flag("readOnlyHint")
+	a.DestructiveHint = flag("destructiveHint")
+	a.IdempotentHint = flag("idempotentHint")
+	a.OpenWorldHint = flag("openWorldHint")
+	return a
+}
