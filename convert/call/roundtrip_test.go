@@ -2,6 +2,7 @@ package call
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
@@ -11,7 +12,7 @@ import (
 // roundTrip generates arguments for every tool of set, writes each as the
 // canonical call and reads it back: the arguments must come back equal, and
 // valid ones must pass Parse (reading plus validation).
-func roundTrip(t *testing.T, set *toolset.Set, samples int) {
+func roundTrip(t *testing.T, set *toolset.Set, samples int, noEscapes bool) {
 	r := NewResolver(set)
 	for _, tool := range set.Tools {
 		valid := 0
@@ -27,6 +28,9 @@ func roundTrip(t *testing.T, set *toolset.Set, samples int) {
 			if err != nil {
 				t.Errorf("%s seed %d: Format(%s): %v", tool.Name, seed, args.Compact(), err)
 				continue
+			}
+			if noEscapes && strings.Contains(src, "(json ") {
+				t.Errorf("%s seed %d: canonical form needs raw JSON: %s", tool.Name, seed, src)
 			}
 			b, err := r.Read(src)
 			if err != nil {
@@ -54,10 +58,10 @@ func roundTrip(t *testing.T, set *toolset.Set, samples int) {
 
 func TestRoundTripCorpus(t *testing.T) {
 	for _, f := range corpusFiles(t) {
-		t.Run(filepath.Base(f), func(t *testing.T) { roundTrip(t, loadSet(t, f), 40) })
+		t.Run(filepath.Base(f), func(t *testing.T) { roundTrip(t, loadSet(t, f), 40, true) })
 	}
 }
 
 func TestRoundTripFixtures(t *testing.T) {
-	roundTrip(t, fixtures(t), 200)
+	roundTrip(t, fixtures(t), 200, false)
 }
