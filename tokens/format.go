@@ -24,7 +24,7 @@ func Write(w io.Writer, r *Report, format string) error {
 	case "md":
 		return writeText(w, r, true)
 	case "json":
-		_, err := io.WriteString(w, JSON(r).Pretty()+"\n")
+		_, err := io.WriteString(w, terminalSafeJSON(JSON(r).Pretty())+"\n")
 		return err
 	case "csv":
 		return writeCSV(w, r)
@@ -353,8 +353,32 @@ func stringsJSON(ss []string) *ojson.Value {
 	return a
 }
 
+// terminalSafeJSON escapes the characters JSON may carry raw but a terminal
+// may act on — DEL, C1 controls, bidi controls — as \uXXXX. They can only
+// occur inside strings, where the escape means the same character, so the
+// document is unchanged for any JSON reader.
+func terminalSafeJSON(s string) string {
+	if !strings.ContainsFunc(s, termUnsafe) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if termUnsafe(r) {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func termUnsafe(r rune) bool {
+	return r >= 0x7f && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+}
+
 // writeCSV writes one row per tool: server, tool, then each form's count
-// (empty where the form failed). Totals are not rows: a whole document's
+// (empty where the form failed). Names are sanitised like table cells, since
+// CSV lands on terminals as often as in spreadsheets. Totals are not rows: a whole document's
 // count is not the sum of its tools', and a spreadsheet would add it in.
 func writeCSV(w io.Writer, r *Report) error {
 	cw := csv.NewWriter(w)
@@ -376,9 +400,11 @@ func writeCSV(w io.Writer, r *Report) error {
 	return cw.Error()
 }
 
-// csvText keeps a spreadsheet from running a name as a formula.
+// csvText makes a name safe to print and keeps a spreadsheet from running it
+// as a formula.
 func csvText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+	s = safe.Line(s)
+	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
 		return "'" + s
 	}
 	return s

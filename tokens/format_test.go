@@ -22,7 +22,9 @@ func writeString(t *testing.T, r *Report, format string) string {
 	return b.String()
 }
 
-func containsESC(s string) bool { return strings.ContainsAny(s, "\x1b\x07\x9b") }
+// containsESC reports terminal controls a hostile name could smuggle out:
+// ESC, BEL, the C1 CSI and OSC introducers, and a bidi override.
+func containsESC(s string) bool { return strings.ContainsAny(s, "\x1b\x07\u009b\u009d\u202e") }
 
 // evilSet has a tool name built to attack a terminal and break tables.
 func evilSet(t *testing.T) *toolset.Set {

@@ -250,3 +250,35 @@ func TestSort(t *testing.T) {
 		t.Fatal("unknown sort field accepted")
 	}
 }
+
+// FuzzReport feeds arbitrary tool lists through every registered form, the
+// report and all four formats: no panic escapes, every output is free of
+// escape sequences, and the json baseline is always counted.
+func FuzzReport(f *testing.F) {
+	f.Add("[{\"name\":\"a\u009b2J\u202e\",\"description\":\"\u0007\"}]")
+	f.Add(`[{"name":"a","description":"d","inputSchema":{"type":"object","properties":{"p":{"enum":[1,"x"]}}}}]`)
+	f.Add(`{"tools":[{"name":"b\u001b[2J","icons":[{"src":"x"}],"inputSchema":{"$schema":"s","x-a":1,"anyOf":[{"type":["string","null"]}],"$defs":{"T":{"const":{"k":1}}}}}]}`)
+	f.Add(`{"tools":[{"name":"c","inputSchema":{"type":"object","properties":{"q":{"$ref":"#/$defs/Q"}},"$defs":{"Q":{"type":"array","items":{"$ref":"#/$defs/Q"}}}}}]}`)
+	c := testCounter(f, O200kBase)
+	f.Fuzz(func(t *testing.T, doc string) {
+		if len(doc) > 4096 {
+			return
+		}
+		set, err := toolset.Parse([]byte(doc))
+		if err != nil {
+			return
+		}
+		r, err := Build(c, []*toolset.Set{set}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := r.Servers[0].Totals[Baseline]; !ok {
+			t.Fatalf("json not counted: %v", r.Servers[0].Errors[Baseline])
+		}
+		for _, format := range Formats() {
+			if out := writeString(t, r, format); containsESC(out) {
+				t.Fatalf("%s output holds an escape sequence", format)
+			}
+		}
+	})
+}
