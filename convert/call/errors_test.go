@@ -149,3 +149,23 @@ func TestSuggest(t *testing.T) {
 		t.Errorf("levenshtein with bound 2 = %d, want 3 (past the bound)", d)
 	}
 }
+
+// Each call of a batch knows where it starts, JSON or not.
+func TestCallPositions(t *testing.T) {
+	r := NewResolver(fixtures(t))
+	b, err := r.Parse("[{\"name\":\"fr\",\"arguments\":{\"path\":\"/a\"}},\n {\"name\":\"fr\",\"arguments\":null}]")
+	if err == nil {
+		t.Fatalf("a call without its required path validated")
+	}
+	if !strings.HasPrefix(err.Error(), "2:2: ") {
+		t.Errorf("error at %v, want the second call at 2:2", err)
+	}
+	b, err = r.Parse("[{\"name\":\"fr\",\"arguments\":{\"path\":\"/a\"}},\n {\"name\":\"bp\",\"arguments\":{\"root\":\"/\"}}]")
+	if err != nil || b.Calls[0].Pos.String() != "1:2" || b.Calls[1].Pos.String() != "2:2" {
+		t.Errorf("JSON call positions: %v %v", b, err)
+	}
+	b, err = r.Parse("(batch\n  (1 (fr \"/a\"))\n  (2 (bp \"/\")))")
+	if err != nil || b.Calls[0].Pos.String() != "2:6" || b.Calls[1].Pos.String() != "3:6" {
+		t.Errorf("batch call positions: %v %v", b, err)
+	}
+}

@@ -50,7 +50,8 @@ func (r *Resolver) readJSONTracked(src string, track bool) (*Batch, error) {
 	if track {
 		return r.readJSONWith(r.decodeTracked(src))
 	}
-	d := &jsonDecoder{dec: json.NewDecoder(strings.NewReader(src)), src: src}
+	// Only the calls' own offsets, for Call.Pos.
+	d := &jsonDecoder{dec: json.NewDecoder(strings.NewReader(src)), src: src, offs: map[*ojson.Value]int{}, shallow: true}
 	d.dec.UseNumber()
 	return r.readJSONWith(d)
 }
@@ -129,7 +130,7 @@ func (r *Resolver) jsonCall(d *jsonDecoder, obj *ojson.Value, id string) (Call, 
 		return Call{}, errAt(ErrUnknownTool, d.posOf(name), "", "unknown tool %s%s", name.Str, didYouMean(name.Str, r.known, plain))
 	}
 	args := obj.Get("arguments")
-	if args == nil {
+	if args == nil || args.Kind == ojson.Null {
 		args = ojson.NewObject()
 	} else if args.Kind != ojson.Object {
 		return Call{}, errAt(ErrType, d.posOf(args), "a JSON object", "arguments are a JSON %s", args.Kind)
@@ -145,8 +146,9 @@ type jsonDecoder struct {
 	dec   *json.Decoder
 	src   string
 	offs  map[*ojson.Value]int
-	lines []int // offsets of line starts, built on first use
-	last  sexpr.Pos
+	lines   []int // offsets of line starts, built on first use
+	last    sexpr.Pos
+	shallow bool // record offsets only of the outer two levels
 }
 
 var errTooDeep = errors.New("JSON nested deeper than " + strconv.Itoa(maxJSONDepth) + " levels")
@@ -217,7 +219,7 @@ func (d *jsonDecoder) value(depth int) (*ojson.Value, error) {
 			return nil, err
 		}
 	}
-	if d.offs != nil {
+	if d.offs != nil && (!d.shallow || depth <= 1) {
 		d.offs[v] = at
 	}
 	return v, nil
