@@ -143,9 +143,9 @@ func (r *Resolver) jsonCall(d *jsonDecoder, obj *ojson.Value, id string) (Call, 
 
 // jsonDecoder is ojson's decoder plus the source offset of every value.
 type jsonDecoder struct {
-	dec   *json.Decoder
-	src   string
-	offs  map[*ojson.Value]int
+	dec     *json.Decoder
+	src     string
+	offs    map[*ojson.Value]int
 	lines   []int // offsets of line starts, built on first use
 	last    sexpr.Pos
 	shallow bool // record offsets only of the outer two levels
