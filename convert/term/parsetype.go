@@ -304,9 +304,8 @@ func (cv *conv) listType(n *sexpr.Node, args []*sexpr.Node) (*ojson.Value, error
 	if len(args) == 0 {
 		return s, nil
 	}
-	if args[0].Kind == sexpr.Keyword {
-		return s, cv.pairs(s, args)
-	}
+	// The first argument is always the element type, even a :keyword
+	// (a list of that constant).
 	it, err := cv.schema(args[0])
 	if err != nil {
 		return nil, err
@@ -358,10 +357,10 @@ func (cv *conv) tuple(n *sexpr.Node, args []*sexpr.Node) (*ojson.Value, error) {
 
 func (cv *conv) mapType(n *sexpr.Node, args []*sexpr.Node) (*ojson.Value, error) {
 	s := typeObj("object")
-	if len(args) == 0 || args[0].Kind == sexpr.Keyword {
-		return s, cv.pairs(s, args)
+	if len(args) == 0 {
+		return s, nil
 	}
-	if len(args) < 2 || args[1].Kind == sexpr.Keyword {
+	if len(args) < 2 {
 		return nil, sexpr.Errorf(n, "expected (map KEY-TYPE VALUE-TYPE)")
 	}
 	k, err := cv.schema(args[0])

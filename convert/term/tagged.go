@@ -79,6 +79,13 @@ func (r *renderer) tagged(ms []ojson.Member, c ctx) (*sexpr.Node, bool) {
 		return nil, false
 	}
 
+	// As a deftype of its own, the union's description is the deftype's
+	// doc, as for any other deftype.
+	doc := ""
+	if d := get(ms, "description"); d != nil && d.Kind == ojson.String && !c.top {
+		doc = d.Str
+		ms = drop(ms, "description")
+	}
 	build := func() *sexpr.Node {
 		n := sexpr.L(sexpr.Sym(head), tagName(tag))
 		for _, m := range ms {
@@ -106,7 +113,7 @@ func (r *renderer) tagged(ms []ojson.Member, c ctx) (*sexpr.Node, bool) {
 	if hint == "" {
 		hint = "Union"
 	}
-	d := &def{hint: hint, ready: true}
+	d := &def{hint: hint, ready: true, doc: r.fieldDoc(doc)}
 	r.defs = append(r.defs, d)
 	r.refNodes = append(r.refNodes, nil)
 	saved := r.deps
