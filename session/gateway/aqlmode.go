@@ -17,6 +17,7 @@ import (
 // the upstream, each wrapped as {success, data|error}.
 func (g *Gateway) handleAQL(via string) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		defer g.inflight.enter(ctx)()
 		st := g.st.Load()
 		args, err := rawArguments(req)
 		if err != nil {

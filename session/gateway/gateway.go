@@ -82,8 +82,9 @@ type Gateway struct {
 	rebuildMu sync.Mutex
 	resync    chan struct{} // after a reconnect: fetch every list again
 
-	link    link
-	clients sync.Map // client session id -> struct{}
+	link     link
+	clients  sync.Map // client session id -> server.ClientSession
+	inflight inflight
 }
 
 // link is the gateway's view of the upstream connection: after a failure
@@ -165,7 +166,7 @@ func (g *Gateway) newServer() *server.MCPServer {
 	}
 	hooks := &server.Hooks{}
 	hooks.AddOnRegisterSession(func(_ context.Context, cs server.ClientSession) {
-		g.clients.Store(cs.SessionID(), struct{}{})
+		g.clients.Store(cs.SessionID(), cs)
 	})
 	hooks.AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {
 		g.clients.Delete(cs.SessionID())

@@ -118,8 +118,15 @@ func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
 	}
 }
 
-// inProcessClient connects mcp-go's client to the gateway in this process.
+// inProcessClient connects mcp-go's client to the gateway in this process,
+// speaking the newest protocol revision.
 func inProcessClient(t testing.TB, g *Gateway) (*client.Client, *notes) {
+	t.Helper()
+	return inProcessClientAt(t, g, mcp.LATEST_PROTOCOL_VERSION)
+}
+
+// inProcessClientAt is inProcessClient at a given protocol revision.
+func inProcessClientAt(t testing.TB, g *Gateway, version string) (*client.Client, *notes) {
 	t.Helper()
 	c, err := client.NewInProcessClient(g.Server())
 	if err != nil {
@@ -132,7 +139,7 @@ func inProcessClient(t testing.TB, g *Gateway) (*client.Client, *notes) {
 	}
 	c.OnNotification(n.add)
 	req := mcp.InitializeRequest{}
-	req.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	req.Params.ProtocolVersion = version
 	req.Params.ClientInfo = mcp.Implementation{Name: "gateway-test", Version: "0"}
 	if _, err := c.Initialize(ctx, req); err != nil {
 		t.Fatal(err)

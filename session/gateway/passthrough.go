@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -149,8 +150,13 @@ func (g *Gateway) getPrompt(ctx context.Context, req mcp.GetPromptRequest) (*mcp
 	return res.Result, nil
 }
 
-// forwardLog sends an upstream log message to every client, each at the
-// level it set with logging/setLevel (mcp-go filters per client).
+// forwardLog sends an upstream log message to the clients, each at the
+// level it asked for. A client with a call in flight gets it on that call
+// (a 2026-07-28 client sets its level per request, and over streamable HTTP
+// the call's stream is where it is read); other clients of the older
+// revisions get it at the level they set with logging/setLevel; a
+// 2026-07-28 client with nothing in flight asked for nothing and gets
+// nothing.
 func (g *Gateway) forwardLog(e session.Event) {
 	level := mcp.LoggingLevel(e.Level)
 	switch level {
@@ -160,8 +166,71 @@ func (g *Gateway) forwardLog(e session.Event) {
 		level = mcp.LoggingLevelInfo
 	}
 	n := mcp.NewLoggingMessageNotification(level, e.Source, e.Text)
-	g.clients.Range(func(k, _ any) bool {
-		_ = g.srv.SendLogMessageToSpecificClient(k.(string), n)
+	g.clients.Range(func(k, v any) bool {
+		id := k.(string)
+		if ctx := g.inflight.latest(id); ctx != nil {
+			_ = g.srv.SendLogMessageToClient(ctx, n)
+			return true
+		}
+		if vs, ok := v.(server.SessionWithProtocolVersion); ok {
+			if pv := vs.ProtocolVersion(); pv != "" && !mcp.IsModernProtocol(pv) {
+				_ = g.srv.SendLogMessageToSpecificClient(id, n)
+			}
+		}
 		return true
 	})
+}
+
+// inflight tracks the calls each client has running, so side-channel
+// messages can travel with one of them. A call stays on the list for
+// linger after it ends: the upstream's log messages reach the gateway
+// asynchronously, and those of a call may arrive just after its answer.
+type inflight struct {
+	mu    sync.Mutex
+	calls map[string][]context.Context // client session id -> contexts, oldest first
+}
+
+// enter records a call; the returned func ends it.
+func (f *inflight) enter(ctx context.Context) func() {
+	cs := server.ClientSessionFromContext(ctx)
+	if cs == nil {
+		return func() {}
+	}
+	id := cs.SessionID()
+	f.mu.Lock()
+	if f.calls == nil {
+		f.calls = map[string][]context.Context{}
+	}
+	f.calls[id] = append(f.calls[id], ctx)
+	f.mu.Unlock()
+	return func() { time.AfterFunc(linger, func() { f.leave(id, ctx) }) }
+}
+
+// linger is how long an ended call still carries its client's log messages.
+const linger = 250 * time.Millisecond
+
+func (f *inflight) leave(id string, ctx context.Context) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	list := f.calls[id]
+	for i, c := range list {
+		if c == ctx {
+			list = append(list[:i:i], list[i+1:]...)
+			break
+		}
+	}
+	if len(list) == 0 {
+		delete(f.calls, id)
+	} else {
+		f.calls[id] = list
+	}
+}
+
+func (f *inflight) latest(id string) context.Context {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if list := f.calls[id]; len(list) > 0 {
+		return list[len(list)-1]
+	}
+	return nil
 }

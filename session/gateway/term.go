@@ -19,6 +19,7 @@ import (
 // handleTerm answers a call of the term tool: read expr against the
 // upstream schemas, run the call or batch, answer in MCP-Term.
 func (g *Gateway) handleTerm(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	defer g.inflight.enter(ctx)()
 	st := g.st.Load()
 	args, err := rawArguments(req)
 	if err != nil {
