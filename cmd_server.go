@@ -259,6 +259,8 @@ func (c *cli) connect(ctx context.Context, cmd string, sf *serverFlags, opts ses
 	cn := &connection{redactor: red}
 	if sf.timeout > 0 {
 		opts.CallTimeout = sf.timeout
+		// Connecting gets the same bound, at most 30 s.
+		opts.ConnectTimeout = min(sf.timeout, 30*time.Second)
 	}
 	if opts.Getenv == nil {
 		opts.Getenv = c.getenv

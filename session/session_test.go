@@ -135,6 +135,18 @@ func TestProtocolVersions(t *testing.T) {
 			t.Errorf("negotiated %q, want 2025-11-25", got)
 		}
 	})
+	t.Run("stdio-server-ignoring-discover", func(t *testing.T) {
+		// Some servers drop unknown requests without answering; the probe
+		// gives up after DiscoverTimeout and the handshake follows.
+		start := time.Now()
+		s := open(t, stdioSource(t, testserver.NoDiscover), Options{DiscoverTimeout: 200 * time.Millisecond})
+		if got := s.Info().ProtocolVersion; got != "2025-11-25" {
+			t.Errorf("negotiated %q", got)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("connecting took %v", d)
+		}
+	})
 	t.Run("stdio-old-server", func(t *testing.T) {
 		s := open(t, stdioSource(t, testserver.OldVersion), Options{})
 		if got := s.Info().ProtocolVersion; got != "2024-11-05" {

@@ -173,6 +173,9 @@ func (o Options) withDefaults() Options {
 	if o.DiscoverTimeout <= 0 {
 		o.DiscoverTimeout = 3 * time.Second
 	}
+	// Leave time for the initialize handshake after a probe that got no
+	// answer.
+	o.DiscoverTimeout = min(o.DiscoverTimeout, o.ConnectTimeout/2)
 	if o.CallTimeout <= 0 {
 		o.CallTimeout = 60 * time.Second
 	}

@@ -27,6 +27,7 @@ const (
 	HugeLine     = "huge-line"     // answers tools/call with one 3 MB line (for a small MaxMessageBytes)
 	BadTools     = "bad-tools"     // lists a nameless and a duplicate tool among good ones
 	EnvEcho      = "env-echo"      // answers tools/call with $MCPTERM_TEST_ECHO
+	NoDiscover   = "no-discover"   // ignores server/discover instead of answering "method not found"
 )
 
 // BigResultBytes is the size of the BigResult mode's text.
@@ -86,6 +87,9 @@ func RunFault(mode string, in io.Reader, out, errOut io.Writer) {
 		}
 		switch m.Method {
 		case "server/discover":
+			if mode == NoDiscover {
+				continue
+			}
 			if mode == Modern {
 				result(m.ID, map[string]any{
 					"supportedVersions": []string{"2026-07-28"},
