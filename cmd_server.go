@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -175,6 +175,7 @@ func (c *cli) source(sf *serverFlags) (selection, error) {
 	case len(sf.cmdline) > 0:
 		return selection{src: session.Source{Kind: session.Stdio, Command: sf.cmdline[0], Args: sf.cmdline[1:]}}, nil
 	case sf.url != "":
+		secrets = append(secrets, urlSecrets(sf.url)...)
 		kind := session.HTTP
 		if sf.sse {
 			kind = session.SSE
@@ -226,11 +227,29 @@ func (c *cli) configSource(sf *serverFlags, headers map[string]string, secrets [
 			h[k] = v
 		}
 		sel.src = session.Source{Kind: kind, Name: srv.Name, URL: srv.URL, Headers: h, BearerTokenEnv: sf.bearerEnv}
+		sel.secrets = append(sel.secrets, urlSecrets(srv.URL)...)
 		sel.retrySSE = kind == session.HTTP && srv.Guessed
 	default:
 		return selection{}, usagef("server %q: unknown transport %q", sf.server, srv.Transport)
 	}
 	return sel, nil
+}
+
+// urlSecrets are the parts of a URL that often carry tokens: query values
+// and a userinfo password. Errors from HTTP libraries quote the whole URL.
+func urlSecrets(raw string) []string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	if p, ok := u.User.Password(); ok {
+		out = append(out, p)
+	}
+	for _, vs := range u.Query() {
+		out = append(out, vs...)
+	}
+	return out
 }
 
 // connection is an open session plus what every subcommand needs around it.
@@ -247,16 +266,23 @@ func (cn *connection) close() {
 	}
 }
 
-// connect resolves the flags and opens the session, reporting failures on
-// stderr. It returns the exit code to use when the connection is nil.
-func (c *cli) connect(ctx context.Context, cmd string, sf *serverFlags, opts session.Options) (*connection, int) {
+// prepared is a server selection ready to open: the TUI hands Source and
+// Options to its own connector, subcommands call open.
+type prepared struct {
+	sel      selection
+	opts     session.Options
+	redactor *safe.Redactor // hides the selection's secrets in anything printed or written
+	trace    io.Closer      // the --trace file, if any; close it when done
+}
+
+// prepare resolves the flags into a source and session options: --timeout,
+// --trace (a file whose lines are redacted), the secrets to hide.
+func (c *cli) prepare(sf *serverFlags, opts session.Options) (*prepared, error) {
 	sel, err := c.source(sf)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "mcpterm %s: %v\n", cmd, err)
-		return nil, exitUsage
+		return nil, err
 	}
-	red := safe.NewRedactor(sel.secrets)
-	cn := &connection{redactor: red}
+	p := &prepared{sel: sel, redactor: safe.NewRedactor(sel.secrets)}
 	if sf.timeout > 0 {
 		opts.CallTimeout = sf.timeout
 		// Connecting gets the same bound, at most 30 s.
@@ -268,17 +294,29 @@ func (c *cli) connect(ctx context.Context, cmd string, sf *serverFlags, opts ses
 	if sf.trace != "" {
 		f, err := os.OpenFile(sf.trace, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 		if err != nil {
-			fmt.Fprintf(c.stderr, "mcpterm %s: --trace: %v\n", cmd, err)
-			return nil, exitUsage
+			return nil, usagef("--trace: %v", err)
 		}
-		cn.trace = f
-		opts.Trace = &redactingWriter{w: f, r: red}
+		p.trace = f
+		opts.Trace = &redactingWriter{w: f, r: p.redactor}
 	}
-	s, err := session.Open(ctx, sel.src, opts)
-	if err != nil && sel.retrySSE && session.Classify(err) == session.ClassConnection {
-		sse := sel.src
+	p.opts = opts
+	return p, nil
+}
+
+// connect resolves the flags and opens the session, reporting failures on
+// stderr. It returns the exit code to use when the connection is nil.
+func (c *cli) connect(ctx context.Context, cmd string, sf *serverFlags, opts session.Options) (*connection, int) {
+	p, err := c.prepare(sf, opts)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "mcpterm %s: %v\n", cmd, err)
+		return nil, exitUsage
+	}
+	cn := &connection{redactor: p.redactor, trace: p.trace}
+	s, err := session.Open(ctx, p.sel.src, p.opts)
+	if err != nil && p.sel.retrySSE && session.Classify(err) == session.ClassConnection {
+		sse := p.sel.src
 		sse.Kind = session.SSE
-		if s2, err2 := session.Open(ctx, sse, opts); err2 == nil {
+		if s2, err2 := session.Open(ctx, sse, p.opts); err2 == nil {
 			s, err = s2, nil
 		}
 	}
@@ -287,11 +325,10 @@ func (c *cli) connect(ctx context.Context, cmd string, sf *serverFlags, opts ses
 			cn.trace.Close()
 		}
 		code := exitConnect
-		if errors.As(err, new(*usageError)) || session.Classify(err) == session.ClassUsage ||
-			sel.src.Kind == session.Offline {
+		if session.Classify(err) == session.ClassUsage || p.sel.src.Kind == session.Offline {
 			code = exitUsage
 		}
-		fmt.Fprintf(c.stderr, "mcpterm %s: %s: %s\n", cmd, safe.Line(sel.src.String()), c.clean(red, err.Error()))
+		fmt.Fprintf(c.stderr, "mcpterm %s: %s: %s\n", cmd, c.clean(p.redactor, p.sel.src.String()), c.clean(p.redactor, err.Error()))
 		return nil, code
 	}
 	cn.s = s

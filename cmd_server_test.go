@@ -106,9 +106,17 @@ func TestServerConnectFailures(t *testing.T) {
 	if code != exitConnect || !strings.Contains(errOut, "/nonexistent/server") {
 		t.Errorf("missing command: exit %d %q", code, errOut)
 	}
-	code, _, errOut = sessCLI(t, nil, "", "tools", "--url", "http://127.0.0.1:1/mcp", "--timeout", "2s")
-	if code != exitConnect {
+	trace := filepath.Join(t.TempDir(), "trace.jsonl")
+	code, _, errOut = sessCLI(t, map[string]string{"TOK": "bearer-secret-99"}, "", "tools", "--url", "http://127.0.0.1:1/mcp?key=query-secret-77",
+		"--timeout", "2s", "--header", "X-Key: header-secret-42", "--bearer-token-env", "TOK", "--trace", trace)
+	if code != exitConnect || !strings.Contains(errOut, "X-Key") {
 		t.Errorf("refused: exit %d %q", code, errOut)
+	}
+	tr, _ := os.ReadFile(trace)
+	for _, secret := range []string{"header-secret-42", "bearer-secret-99", "query-secret-77"} {
+		if strings.Contains(errOut, secret) || strings.Contains(string(tr), secret) {
+			t.Errorf("%s leaked: %q", secret, errOut)
+		}
 	}
 }
 
