@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
@@ -13,8 +14,9 @@ import (
 // schemaGen builds random schemas from the constructs real servers use, so
 // the round-trip properties are checked beyond the hand-written fixtures.
 type schemaGen struct {
-	rng  *rand.Rand
-	defs []string
+	rng    *rand.Rand
+	defs   []string
+	draft7 bool // array-form items instead of prefixItems, under a draft-07 $schema
 }
 
 func (g *schemaGen) pick(n int) int { return g.rng.Intn(n) }
@@ -38,7 +40,7 @@ func (g *schemaGen) schema(depth int) *ojson.Value {
 		return obj("type", str([...]string{"string", "number", "integer", "boolean"}[g.pick(4)]))
 	}
 	var s *ojson.Value
-	switch g.pick(17) {
+	switch g.pick(18) {
 	case 0:
 		s = obj("type", str("string"))
 		if g.pick(2) == 0 {
@@ -136,7 +138,14 @@ func (g *schemaGen) schema(depth int) *ojson.Value {
 		}
 	case 15:
 		s = obj("not", g.schema(depth+1))
+	case 16:
+		s = g.record(depth)
+		s.Set("type", ojson.NewArray(str("object"), str("null")))
 	default:
+		if g.draft7 {
+			s = obj("type", str("array"), "items", ojson.NewArray(g.schema(depth+1), g.schema(depth+1)), "additionalItems", ojson.NewBool(g.pick(2) == 0))
+			break
+		}
 		s = obj("type", str("array"), "prefixItems", ojson.NewArray(g.schema(depth+1), g.schema(depth+1)))
 		if g.pick(2) == 0 {
 			s.Set("items", ojson.NewBool(false))
@@ -180,20 +189,36 @@ func (g *schemaGen) record(depth int) *ojson.Value {
 	return r
 }
 
-func (g *schemaGen) tool(i int) *ojson.Value {
+func (g *schemaGen) tool(i int, shared *ojson.Value) *ojson.Value {
 	g.defs = nil
+	g.draft7 = false
 	defs := ojson.NewObject()
-	for j := 0; j < g.pick(3); j++ {
-		g.defs = append(g.defs, fmt.Sprintf("D%d", j))
-	}
-	for _, d := range g.defs {
-		defs.Set(d, g.schema(2))
+	key := "$defs"
+	if shared != nil && g.pick(2) == 0 {
+		// Notion style: the same block in every tool.
+		defs = shared.Clone()
+		g.defs = defs.Keys()
+	} else {
+		if g.pick(3) == 0 {
+			key, g.draft7 = "definitions", true
+		}
+		for j := 0; j < g.pick(3); j++ {
+			g.defs = append(g.defs, fmt.Sprintf("D%d", j))
+		}
+		for _, d := range g.defs {
+			defs.Set(d, g.schema(2))
+		}
 	}
 	in := g.record(0)
 	if len(defs.Members) > 0 {
-		in.Set("$defs", defs)
+		in.Set(key, defs)
 	}
-	if g.pick(3) == 0 {
+	if key == "definitions" {
+		rewriteRefs(in, "#/$defs/", "#/definitions/")
+		in.Set("$schema", str("http://json-schema.org/draft-07/schema#"))
+	}
+	g.draft7 = false
+	if g.pick(3) == 0 && !in.Has("$schema") {
 		in.Set("$schema", str("https://json-schema.org/draft/2020-12/schema"))
 	}
 	t := obj("name", str(fmt.Sprintf("tool_%d", i)), "inputSchema", in)
@@ -216,9 +241,11 @@ func (g *schemaGen) tool(i int) *ojson.Value {
 func TestRandomSchemasRoundTrip(t *testing.T) {
 	g := &schemaGen{rng: rand.New(rand.NewSource(seedFromEnv()))}
 	for round := 0; round < roundsFromEnv(); round++ {
+		g.defs = []string{"S0", "S1"}
+		shared := obj("S0", g.record(2), "S1", g.schema(2))
 		arr := ojson.NewArray()
 		for i := 0; i < 6; i++ {
-			arr.Items = append(arr.Items, g.tool(i))
+			arr.Items = append(arr.Items, g.tool(i, shared))
 		}
 		set, err := toolset.FromValue(arr)
 		if err != nil {
@@ -242,4 +269,20 @@ func roundsFromEnv() int {
 	n := 60
 	fmt.Sscan(os.Getenv("TERM_PROP_ROUNDS"), &n)
 	return n
+}
+
+func rewriteRefs(v *ojson.Value, from, to string) {
+	switch v.Kind {
+	case ojson.Object:
+		for _, m := range v.Members {
+			if m.Key == "$ref" && m.Value.Kind == ojson.String && strings.HasPrefix(m.Value.Str, from) {
+				m.Value.Str = to + m.Value.Str[len(from):]
+			}
+			rewriteRefs(m.Value, from, to)
+		}
+	case ojson.Array:
+		for _, it := range v.Items {
+			rewriteRefs(it, from, to)
+		}
+	}
 }

@@ -21,6 +21,9 @@ func (r *renderer) typeOf(s *ojson.Value, c ctx) *sexpr.Node {
 	// counted once per tool root by Render, nested ones simply vanish.
 	ms = drop(ms, "$defs", "definitions")
 	if len(ms) == 1 && ms[0].Key == "not" && isEmptySchema(ms[0].Value) {
+		if ms[0].Value.Kind == ojson.Object {
+			r.strip(ms[0].Value) // count what is left out inside
+		}
 		return sexpr.Sym("never")
 	}
 
@@ -97,8 +100,20 @@ func (r *renderer) typeOf(s *ojson.Value, c ctx) *sexpr.Node {
 	return r.withPairs(sexpr.Sym("any"), ms, c, false)
 }
 
+// isEmptySchema: {} or true, ignoring keys that are left out.
 func isEmptySchema(v *ojson.Value) bool {
-	return (v.Kind == ojson.Object && len(v.Members) == 0) || (v.Kind == ojson.Bool && v.Bool)
+	if v.Kind == ojson.Bool {
+		return v.Bool
+	}
+	if v.Kind != ojson.Object {
+		return false
+	}
+	for _, m := range v.Members {
+		if !leftOutKey(m.Key) {
+			return false
+		}
+	}
+	return true
 }
 
 // nullablePair recognises anyOf [X, {"type":"null"}] in either order.
