@@ -166,6 +166,11 @@ func (s *Session) Tools(ctx context.Context) (*toolset.Set, error) {
 			_, err := c.client.ListToolsByPage(ctx, req)
 			return err
 		})
+		var rpc *RPCError
+		if errors.As(err, &rpc) && rpc.Code == mcp.METHOD_NOT_FOUND && c.info.Capabilities.Tools == nil {
+			// A server without the tools capability has no tools.
+			items, err = nil, nil
+		}
 		if err != nil {
 			return err
 		}

@@ -246,3 +246,14 @@ func TestStdioCommandMissing(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestServerWithoutTools(t *testing.T) {
+	s := open(t, stdioSource(t, testserver.NoTools), Options{})
+	set, err := s.Tools(ctxT(t, 5*time.Second))
+	if err != nil || len(set.Tools) != 0 {
+		t.Fatalf("tools: %v", err)
+	}
+	if rs, err := s.Resources(ctxT(t, 5*time.Second)); err != nil || len(rs) != 0 {
+		t.Errorf("resources: %v", err)
+	}
+}

@@ -28,6 +28,7 @@ const (
 	BadTools     = "bad-tools"     // lists a nameless and a duplicate tool among good ones
 	EnvEcho      = "env-echo"      // answers tools/call with $MCPTERM_TEST_ECHO
 	NoDiscover   = "no-discover"   // ignores server/discover instead of answering "method not found"
+	NoTools      = "no-tools"      // declares no tools capability and answers tools/list "method not found"
 )
 
 // BigResultBytes is the size of the BigResult mode's text.
@@ -112,14 +113,22 @@ func RunFault(mode string, in io.Reader, out, errOut io.Writer) {
 			if mode == OldVersion {
 				v = "2024-11-05"
 			}
+			caps := map[string]any{"tools": map[string]any{"listChanged": true}}
+			if mode == NoTools {
+				caps = map[string]any{}
+			}
 			result(m.ID, map[string]any{
 				"protocolVersion": v,
-				"capabilities":    map[string]any{"tools": map[string]any{"listChanged": true}},
+				"capabilities":    caps,
 				"serverInfo":      map[string]any{"name": "fault-" + mode, "version": "0.0.1"},
 			})
 		case "ping":
 			result(m.ID, map[string]any{})
 		case "tools/list":
+			if mode == NoTools {
+				rpcError(m.ID, -32601, "Method not found")
+				continue
+			}
 			var p struct {
 				Cursor string `json:"cursor"`
 			}
