@@ -31,7 +31,11 @@ type stdioTransport struct {
 	dir     string
 	maxMsg  int
 	events  *eventLog
-	grace   time.Duration
+	// grace is how long a server gets to exit after its stdin closes, and
+	// then again after SIGTERM. Short, because a command-line call waits
+	// for it on every exit, and servers with timers pending (a cancelled
+	// long job) often ignore the closed stdin.
+	grace time.Duration
 
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
@@ -72,7 +76,7 @@ func (e *ServerExitError) Error() string {
 func newStdioTransport(command string, args, env []string, dir string, maxMsg int, events *eventLog) *stdioTransport {
 	return &stdioTransport{
 		command: command, args: args, env: env, dir: dir, maxMsg: maxMsg, events: events,
-		grace:   2 * time.Second,
+		grace:   500 * time.Millisecond,
 		pending: map[string]chan *transport.JSONRPCResponse{},
 		done:    make(chan struct{}),
 		exited:  make(chan struct{}),
