@@ -2,6 +2,7 @@ package call
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -42,6 +43,8 @@ func TestHostileInput(t *testing.T) {
 		{"oversized input", strings.Repeat(" ", MaxSourceBytes+1), ErrLimit},
 	}
 	for _, tt := range tests {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
 		start := time.Now()
 		_, err := r.Parse(tt.src)
 		if got := kindOf(err); got != tt.kind {
@@ -49,6 +52,10 @@ func TestHostileInput(t *testing.T) {
 		}
 		if d := time.Since(start); d > 5*time.Second {
 			t.Errorf("%s took %v", tt.name, d)
+		}
+		runtime.ReadMemStats(&after)
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20+8*uint64(len(tt.src)) {
+			t.Errorf("%s allocated %d MB for %d bytes of input", tt.name, alloc>>20, len(tt.src))
 		}
 	}
 }

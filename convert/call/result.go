@@ -35,16 +35,19 @@ func ResultToTerm(result *ojson.Value) *sexpr.Node {
 	}
 	var items []*sexpr.Node
 	sc := result.Get("structuredContent")
+	comparable := false
 	if sc != nil {
 		items = append(items, anyNode(sc, 0))
+		// Comparing numbers like 1e999999 costs seconds: only bounded ones.
+		comparable = checkJSON(sc, maxValueDepth) == ""
 	}
 	var texts []string
 	if content := result.Get("content"); content != nil && content.Kind == ojson.Array {
 		for _, c := range content.Items {
 			if c.Get("type").StringOr("") == "text" {
 				text := c.Get("text").StringOr("")
-				if sc != nil {
-					if v, err := ojson.Parse([]byte(text)); err == nil && ojson.Equal(v, sc) {
+				if comparable {
+					if v, err := ojson.Parse([]byte(text)); err == nil && checkJSON(v, maxValueDepth) == "" && ojson.Equal(v, sc) {
 						continue
 					}
 				}

@@ -39,6 +39,8 @@ func TestResultToTerm(t *testing.T) {
 		{`{"content":[{"type":"resource_link","uri":"file:///b","name":"b","title":"B","description":"d","mimeType":"text/x","size":12}]}`, `(ok (link :uri "file:///b" :name "b" :title "B" :description "d" :mime "text/x" :size 12))`},
 		{`{"content":[{"type":"widget","x":[1,2]}]}`, `(ok (content (:type "widget" :x (1 2))))`},
 		{`[1,2]`, `(err invalid-result "the server's result is not a JSON object")`},
+		// numbers a comparison would choke on are shown, not compared
+		{`{"content":[{"type":"text","text":"{\"a\":2e999999}"}],"structuredContent":{"a":1e999999}}`, `(ok (:a (json "1e999999")) "{\"a\":2e999999}")`},
 		// control characters from a server never reach the terminal raw
 		{`{"content":[{"type":"text","text":"\u001b[2J\u001b]52;c;cm0=\u0007 \u009b31m"}]}`, `(ok "\u001b[2J\u001b]52;c;cm0=\u0007 \u009b31m")`},
 	}

@@ -19,6 +19,9 @@ func (r *Resolver) FormatNode(c Call) (*sexpr.Node, error) {
 	if args.Kind != ojson.Object {
 		return nil, errAt(ErrType, c.Pos, "a JSON object", "the arguments of %s are a JSON %s", t.Name, args.Kind)
 	}
+	if msg := checkJSON(args, maxValueDepth); msg != "" {
+		return nil, errAt(ErrLimit, c.Pos, "", "%s", msg)
+	}
 	steps := 0
 	f := formatter{p: r.newParser(t, &steps, false)}
 	v := f.p.view(t.InputSchema)
