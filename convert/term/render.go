@@ -318,7 +318,7 @@ func flags(a *ojson.Value) []*sexpr.Node {
 
 // nameNode prints a tool name bare when it reads back as the same symbol.
 func nameNode(name string) *sexpr.Node {
-	if sexpr.IsSymbolText(name) && plain(name) {
+	if sexpr.IsSymbolText(name) && plain(name) && name != "->" {
 		return sexpr.Sym(name)
 	}
 	return sexpr.Str(name)
