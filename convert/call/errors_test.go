@@ -169,3 +169,17 @@ func TestCallPositions(t *testing.T) {
 		t.Errorf("batch call positions: %v %v", b, err)
 	}
 }
+
+// Comments may precede JSON input too, and positions still count from the
+// real start of the text.
+func TestJSONAfterComments(t *testing.T) {
+	r := NewResolver(fixtures(t))
+	b, err := r.Parse("; a call\n;; as JSON\n{\"name\":\"fr\",\"arguments\":{\"path\":\"/x\"}}")
+	if err != nil || b.Calls[0].Arguments.Compact() != `{"path":"/x"}` {
+		t.Fatalf("%v %v", b, err)
+	}
+	_, err = r.Parse("; a call\n{\"name\":\"fr\",\"arguments\":{\"path\":1}}")
+	if err == nil || !strings.HasPrefix(err.Error(), "2:34: ") {
+		t.Errorf("error position after a comment: %v", err)
+	}
+}

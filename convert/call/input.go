@@ -2,6 +2,7 @@ package call
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/sexpr"
@@ -18,8 +19,15 @@ func (r *Resolver) Read(src string) (*Batch, error) {
 	if len(src) > MaxSourceBytes {
 		return nil, errAt(ErrLimit, sexpr.Pos{Line: 1, Col: 1}, "", "input is larger than %d bytes", MaxSourceBytes)
 	}
-	if first := firstChar(src); first == '{' || first == '[' {
-		return r.readJSON(src)
+	if first, at := firstChar(src); first == '{' || first == '[' {
+		// Leading ; comments become spaces, so offsets and lines stay put.
+		lead := strings.Map(func(r rune) rune {
+			if r == '\n' {
+				return r
+			}
+			return ' '
+		}, src[:at])
+		return r.readJSON(strings.Repeat(" ", at-len(lead)) + lead + src[at:])
 	}
 	nodes, err := sexpr.ParseLimits(src, readLimits)
 	if err != nil {
@@ -43,8 +51,9 @@ func (r *Resolver) Read(src string) (*Batch, error) {
 	return &Batch{Calls: []Call{c}}, nil
 }
 
-// firstChar is the first character that is not white space or a ; comment.
-func firstChar(src string) byte {
+// firstChar is the first character that is not white space or a ; comment,
+// and its offset.
+func firstChar(src string) (byte, int) {
 	for i := 0; i < len(src); i++ {
 		switch c := src[i]; c {
 		case ' ', '\t', '\r', '\n', '\f', '\v':
@@ -53,10 +62,10 @@ func firstChar(src string) byte {
 				i++
 			}
 		default:
-			return c
+			return c, i
 		}
 	}
-	return 0
+	return 0, len(src)
 }
 
 func (r *Resolver) readCall(n *sexpr.Node, id string, steps *int) (Call, error) {
