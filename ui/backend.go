@@ -219,6 +219,9 @@ type ParsedCall struct {
 type Renderer interface {
 	// Forms lists the right-hand forms available, in cycling order.
 	Forms() []string
+	// Totals lists the forms whose whole-server count the header shows,
+	// "json" (the baseline) first.
+	Totals() []string
 	Render(form string, set *toolset.Set) (string, error)
 	// RenderTool renders one tool in the context of its server (short codes
 	// and shared types come from the whole set).

@@ -81,12 +81,12 @@ func (m *Model) checkCmd() tea.Cmd {
 		m.composer.check = composerCheck{}
 		return nil
 	}
-	set, codec, c, enc, id := m.set, m.opts.Codec, m.opts.Counter, m.enc, m.nextRunID+1
+	set, codec, c, enc, id, pv := m.set, m.opts.Codec, m.opts.Counter, m.enc, m.nextRunID+1, m.composer.preview
 	if set == nil {
 		return nil
 	}
 	return func() tea.Msg {
-		ck, counted := checkComposer(set, codec, c, enc, src, id)
+		ck, counted := checkComposer(set, codec, c, enc, src, id, pv)
 		return checkMsg{seq: seq, check: ck, counts: counted}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
@@ -34,7 +33,7 @@ type composerPane struct {
 	w, h    int
 	focused bool
 
-	editor  textarea.Model
+	editor  editor
 	seq     int // edit sequence: a check answers one seq
 	check   composerCheck
 	checked int // seq of check
@@ -57,17 +56,9 @@ type composerPane struct {
 }
 
 func newComposerPane(st *Styles, keys *KeyMap) composerPane {
-	ed := textarea.New()
-	ed.ShowLineNumbers = true
-	ed.Prompt = ""
+	ed := newEditor()
 	ed.Placeholder = "enter on a tool starts a call; (batch (1 (code ...)) (2 ...)) runs several"
-	ed.SetStyles(st.TextArea)
-	ed.CharLimit = 0
-	ed.MaxHeight = 0
-	// Keys the workbench uses are taken out of the editor's own map, so
-	// one key never means two things.
-	ed.KeyMap.TransposeCharacterBackward.SetEnabled(false)
-	ed.KeyMap.InsertNewline.SetKeys("enter")
+	ed.SetStyles(st.EditorText, st.EditorCursor, st.Muted)
 	return composerPane{st: st, keys: keys, editor: ed}
 }
 
@@ -89,7 +80,8 @@ func (p *composerPane) editorHeight(ih int) int {
 
 func (p *composerPane) Focus() tea.Cmd {
 	p.focused = true
-	return p.editor.Focus()
+	p.editor.Focus()
+	return nil
 }
 
 func (p *composerPane) Blur() {
@@ -149,6 +141,10 @@ func (p *composerPane) Update(msg tea.Msg, complete func(before string) ([]strin
 		case key.Matches(km, k.Preview):
 			p.preview = !p.preview
 			p.SetSize(p.w, p.h)
+			if p.preview {
+				p.seq++ // recheck, now with the preview
+				return composerEdited, nil
+			}
 			return composerNone, nil
 		case key.Matches(km, k.Complete):
 			if p.completeAtCursor(complete) {
@@ -176,14 +172,11 @@ func (p *composerPane) Update(msg tea.Msg, complete func(before string) ([]strin
 			return composerEdited, nil
 		}
 	}
-	before := p.editor.Value()
-	var cmd tea.Cmd
-	p.editor, cmd = p.editor.Update(msg)
-	if p.editor.Value() != before {
+	if p.editor.Update(msg) {
 		p.edited()
-		return composerEdited, cmd
+		return composerEdited, nil
 	}
-	return composerNone, cmd
+	return composerNone, nil
 }
 
 // textBeforeCursor is the buffer up to the cursor.
@@ -293,6 +286,9 @@ func (p *composerPane) View(running bool) string {
 	if p.path != "" {
 		title += " · " + p.path
 	}
+	if p.focused {
+		title += fmt.Sprintf(" · %d:%d", p.editor.Line()+1, p.editor.Column()+1)
+	}
 	right := ""
 	switch p.syntax {
 	case "sexpr":
@@ -367,7 +363,7 @@ func (p *composerPane) countLine() string {
 
 // checkComposer parses, validates and counts src. It runs in a Cmd after
 // every edit; the result is tagged with the edit's seq.
-func checkComposer(set *toolset.Set, codec Codec, c Counter, enc, src string, nextID int64) (composerCheck, bool) {
+func checkComposer(set *toolset.Set, codec Codec, c Counter, enc, src string, nextID int64, preview bool) (composerCheck, bool) {
 	var ck composerCheck
 	parsed, err := codec.Parse(set, src)
 	if err != nil {
@@ -382,7 +378,9 @@ func checkComposer(set *toolset.Set, codec Codec, c Counter, enc, src string, ne
 	} else {
 		ck.parsed = parsed
 		ck.summary = summarize(parsed)
-		ck.rpc = rpcPreview(parsed, nextID)
+		if preview {
+			ck.rpc = rpcPreview(parsed, nextID)
+		}
 	}
 	counted := c != nil && c.Ready(enc)
 	if counted {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mcpterm/mcpterm/convert"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 )
 
@@ -55,13 +54,13 @@ func computeReport(set *toolset.Set, r Renderer, c Counter, enc string) (*Report
 		}
 		rep.Tools[t.Name] = m
 	}
-	for _, f := range convert.Forms() {
-		text, err := r.Render(f.Name, set)
+	for _, f := range r.Totals() {
+		text, err := r.Render(f, set)
 		if err != nil {
 			continue
 		}
-		rep.Totals[f.Name] = c.Count(enc, text)
-		rep.Order = append(rep.Order, f.Name)
+		rep.Totals[f] = c.Count(enc, text)
+		rep.Order = append(rep.Order, f)
 	}
 	return rep, nil
 }

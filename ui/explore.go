@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
@@ -79,7 +78,7 @@ type explorePane struct {
 	logLevel int   // index into logFilters
 	proto    []protoEntry
 
-	detail      viewport.Model
+	detail      scroller
 	detailTitle string
 	detailReq   int // the open request the detail waits for
 	sanitize    func(string) string
@@ -88,11 +87,7 @@ type explorePane struct {
 }
 
 func newExplorePane(st *Styles, keys *KeyMap, sanitize func(string) string, now func() time.Time) explorePane {
-	vp := viewport.New()
-	vp.SoftWrap = true
-	vp.KeyMap = viewport.KeyMap{}
-	vp.MouseWheelEnabled = false
-	return explorePane{st: st, keys: keys, detail: vp, sanitize: sanitize, now: now}
+	return explorePane{st: st, keys: keys, sanitize: sanitize, now: now}
 }
 
 func (p *explorePane) SetSize(w, h int) {
@@ -102,12 +97,10 @@ func (p *explorePane) SetSize(w, h int) {
 	p.wide = iw >= 100
 	if p.wide {
 		p.listH = body
-		p.detail.SetWidth(max(iw-iw*45/100-1, 10))
-		p.detail.SetHeight(max(body, 1))
+		p.detail.SetSize(max(iw-iw*45/100-1, 10), body-1)
 	} else {
 		p.listH = max(body*2/5, 3)
-		p.detail.SetWidth(iw)
-		p.detail.SetHeight(max(body-p.listH-1, 1))
+		p.detail.SetSize(iw, body-p.listH-2)
 	}
 	for i := range p.nav {
 		p.nav[i].setHeight(p.listH - 1)
@@ -641,11 +634,4 @@ func (p *explorePane) click(x, y int) {
 	}
 }
 
-func (p *explorePane) wheel(n int) {
-	p.detail.ScrollDown(0)
-	if n < 0 {
-		p.detail.ScrollUp(-n)
-	} else {
-		p.detail.ScrollDown(n)
-	}
-}
+func (p *explorePane) wheel(n int) { p.detail.Scroll(n) }

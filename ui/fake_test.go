@@ -233,12 +233,41 @@ func fakeOptions(b *fakeBackend) (Options, *fakeCounter, *memStore) {
 	c := newFakeCounter()
 	st := &memStore{}
 	return Options{
-		Connect: func(context.Context) (Backend, error) { return b, nil },
-		Counter: c,
-		Store:   st,
-		Now:     newFakeClock().Now,
-		Theme:   mustTheme("dark"),
+		Connect:  func(context.Context) (Backend, error) { return b, nil },
+		Counter:  c,
+		Store:    st,
+		Now:      newFakeClock().Now,
+		Renderer: testRenderer{},
+		Theme:    mustTheme("dark"),
 	}, c, st
 }
 
-var _ = fmt.Sprint
+// testRenderer has fixed forms, so the tests do not change whenever a
+// form is added to convert's registry: "term" is a toy compact form.
+type testRenderer struct{}
+
+func (testRenderer) Forms() []string  { return []string{"term", "json_full"} }
+func (testRenderer) Totals() []string { return []string{"json", "term"} }
+func (testRenderer) Render(form string, set *toolset.Set) (string, error) {
+	switch form {
+	case "json":
+		return set.Baseline().Compact(), nil
+	case "json_full":
+		return set.Result().Compact(), nil
+	case "term":
+		var b strings.Builder
+		b.WriteString("(declare")
+		for _, t := range set.Tools {
+			fmt.Fprintf(&b, "\n  (%s", t.Name)
+			for _, k := range t.InputSchema.Get("properties").Keys() {
+				fmt.Fprintf(&b, " (%s any)", k)
+			}
+			fmt.Fprintf(&b, " %q)", t.Description)
+		}
+		return b.String() + ")", nil
+	}
+	return "", errUnknownForm(form)
+}
+func (r testRenderer) RenderTool(form string, set *toolset.Set, t *toolset.Tool) (string, error) {
+	return r.Render(form, &toolset.Set{Server: set.Server, Tools: []*toolset.Tool{t}})
+}

@@ -149,7 +149,7 @@ func (m *Model) applyTheme() {
 	st := m.styles
 	m.help.Styles = st.Help
 	m.tools.filter.SetStyles(st.Input)
-	m.composer.editor.SetStyles(st.TextArea)
+	m.composer.editor.SetStyles(st.EditorText, st.EditorCursor, st.Muted)
 	m.results.spinner.Style = st.Info
 }
 

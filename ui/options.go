@@ -93,6 +93,18 @@ func (FormsRenderer) Forms() []string {
 	return out
 }
 
+// Totals is every registered form but the two baseline variants, which
+// only restate the baseline.
+func (FormsRenderer) Totals() []string {
+	var out []string
+	for _, f := range convert.Forms() {
+		if f.Name != "json_pretty" && f.Name != "json_full" {
+			out = append(out, f.Name)
+		}
+	}
+	return out
+}
+
 // Render renders the whole set.
 func (FormsRenderer) Render(form string, set *toolset.Set) (string, error) {
 	f, ok := convert.FormByName(form)

@@ -9,7 +9,9 @@ import (
 
 // box draws a pane's frame around content at exactly w x h cells, with the
 // title set into the top border. Content is clipped, never wrapped, so a long
-// line cannot push the layout around.
+// line cannot push the layout around. The frame is drawn by hand rather than
+// by lipgloss.Style.Render: every line is already fitted to the inner width,
+// and re-measuring the whole pane each frame was most of View's time.
 func box(st Styles, focused bool, w, h int, title, right, content string) string {
 	style := st.Pane
 	titleStyle := st.PaneDim
@@ -17,33 +19,54 @@ func box(st Styles, focused bool, w, h int, title, right, content string) string
 		style = st.PaneFocus
 		titleStyle = st.PaneTitle
 	}
-	fw, fh := style.GetFrameSize()
-	iw, ih := max(w-fw, 1), max(h-fh, 1)
-	body := fitBlock(content, iw, ih)
-	out := style.Width(w).Height(h).Render(body)
-	if title == "" && right == "" {
-		return out
-	}
-	// Replace the top border with "╭─ title ─── right ─╮".
-	lines := strings.SplitN(out, "\n", 2)
-	if len(lines) < 2 || w < 8 {
-		return out
+	if w < 4 || h < 2 {
+		return fitBlock("", max(w, 0), max(h, 0))
 	}
 	b := style.GetBorderStyle()
 	bs := lipgloss.NewStyle().Foreground(style.GetBorderTopForeground())
-	t := " " + ansi.Truncate(title, max(w-6, 1), "…") + " "
-	avail := w - 2 - lipgloss.Width(t) - 1
+	if st.Palette.Mono {
+		bs = lipgloss.NewStyle()
+	}
+	padL, padR := style.GetPaddingLeft(), style.GetPaddingRight()
+	iw, ih := max(w-2-padL-padR, 1), max(h-2, 1)
+	left := bs.Render(b.Left) + strings.Repeat(" ", padL)
+	rightEdge := strings.Repeat(" ", padR) + bs.Render(b.Right)
+
+	var out strings.Builder
+	out.Grow((w + 16) * h)
+	// Top border: "╭─ title ─── right ─╮".
+	t := ""
+	if title != "" {
+		t = " " + ansi.Truncate(title, max(w-6, 1), "…") + " "
+	}
 	r := ""
-	if right != "" && avail > 6 {
+	if avail := w - 4 - lipgloss.Width(t); right != "" && avail > 6 {
 		r = " " + ansi.Truncate(right, avail-3, "…") + " "
 	}
-	fill := w - 3 - lipgloss.Width(t) - lipgloss.Width(r) - 1
-	if fill < 0 {
-		fill = 0
+	fill := max(w-3-lipgloss.Width(t)-lipgloss.Width(r)-1, 0)
+	out.WriteString(bs.Render(b.TopLeft + b.Top))
+	if t != "" {
+		out.WriteString(titleStyle.Render(t))
 	}
-	top := bs.Render(b.TopLeft+b.Top) + titleStyle.Render(t) +
-		bs.Render(strings.Repeat(b.Top, fill)) + st.Muted.Render(r) + bs.Render(b.Top+b.TopRight)
-	return top + "\n" + lines[1]
+	out.WriteString(bs.Render(strings.Repeat(b.Top, fill)))
+	if r != "" {
+		out.WriteString(st.Muted.Render(r))
+	}
+	out.WriteString(bs.Render(b.Top + b.TopRight))
+	lines := strings.Split(content, "\n")
+	for i := 0; i < ih; i++ {
+		out.WriteByte('\n')
+		out.WriteString(left)
+		if i < len(lines) {
+			out.WriteString(fitLine(lines[i], iw))
+		} else {
+			out.WriteString(strings.Repeat(" ", iw))
+		}
+		out.WriteString(rightEdge)
+	}
+	out.WriteByte('\n')
+	out.WriteString(bs.Render(b.BottomLeft + strings.Repeat(b.Bottom, max(w-2, 0)) + b.BottomRight))
+	return out.String()
 }
 
 // innerSize is the content area of a pane drawn by box at w x h.

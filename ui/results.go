@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
@@ -57,7 +56,7 @@ type resultsPane struct {
 	runs    []*run
 	cur     int // index into runs
 	term    bool
-	vp      viewport.Model
+	vp      scroller
 	want    renderKey
 	have    renderKey
 	spinner spinner.Model
@@ -66,10 +65,7 @@ type resultsPane struct {
 const maxRuns = 50
 
 func newResultsPane(st *Styles, keys *KeyMap) resultsPane {
-	vp := viewport.New()
-	vp.SoftWrap = true
-	vp.KeyMap = viewport.KeyMap{}
-	vp.MouseWheelEnabled = false
+	var vp scroller
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Info))
 	return resultsPane{st: st, keys: keys, vp: vp, spinner: sp}
 }
@@ -77,8 +73,7 @@ func newResultsPane(st *Styles, keys *KeyMap) resultsPane {
 func (p *resultsPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	iw, ih := innerSize(*p.st, w, h)
-	p.vp.SetWidth(iw)
-	p.vp.SetHeight(max(ih-1, 1))
+	p.vp.SetSize(iw, ih-1)
 }
 
 func (p *resultsPane) Focus() { p.focused = true }
@@ -150,9 +145,9 @@ func (p *resultsPane) Update(msg tea.KeyPressMsg) resultsAction {
 	k := p.keys
 	switch {
 	case key.Matches(msg, k.Up):
-		p.vp.ScrollUp(1)
+		p.vp.Scroll(-1)
 	case key.Matches(msg, k.Down):
-		p.vp.ScrollDown(1)
+		p.vp.Scroll(1)
 	case key.Matches(msg, k.PageUp):
 		p.vp.PageUp()
 	case key.Matches(msg, k.PageDown):
@@ -184,13 +179,7 @@ func (p *resultsPane) Update(msg tea.KeyPressMsg) resultsAction {
 	return resultsNone
 }
 
-func (p *resultsPane) wheel(n int) {
-	if n < 0 {
-		p.vp.ScrollUp(-n)
-	} else {
-		p.vp.ScrollDown(n)
-	}
-}
+func (p *resultsPane) wheel(n int) { p.vp.Scroll(n) }
 
 func (p *resultsPane) help() []key.Binding {
 	k := p.keys
@@ -246,8 +235,8 @@ func (p *resultsPane) View() string {
 	if r.done {
 		body += "\n" + p.vp.View()
 	}
-	if p.vp.TotalLineCount() > p.vp.Height() && r.done {
-		right = fmt.Sprintf("%d%% · %s", int(p.vp.ScrollPercent()*100), right)
+	if p.vp.TotalLines() > p.vp.Height() && r.done {
+		right = fmt.Sprintf("%d%% · %s", p.vp.Percent(), right)
 	}
 	return box(st, p.focused, p.w, p.h, title, right, body)
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpterm/mcpterm/convert/toolset"
@@ -37,30 +36,21 @@ type schemaPane struct {
 	have   schemaKey // what is shown
 	shown  schemaMsg
 	cache  map[schemaKey]schemaMsg
-	left   viewport.Model
-	right  viewport.Model
+	left   scroller
+	right  scroller
 	noTool bool
 }
 
 func newSchemaPane(st *Styles, keys *KeyMap) schemaPane {
-	mk := func() viewport.Model {
-		v := viewport.New()
-		v.SoftWrap = true
-		v.KeyMap = viewport.KeyMap{}
-		v.MouseWheelEnabled = false
-		return v
-	}
-	return schemaPane{st: st, keys: keys, left: mk(), right: mk(), cache: map[schemaKey]schemaMsg{}, noTool: true}
+	return schemaPane{st: st, keys: keys, cache: map[schemaKey]schemaMsg{}, noTool: true}
 }
 
 func (p *schemaPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	iw, ih := innerSize(*p.st, w, h)
 	cw := (iw - 1) / 2
-	p.left.SetWidth(max(cw, 1))
-	p.right.SetWidth(max(iw-1-cw, 1))
-	p.left.SetHeight(max(ih-1, 1))
-	p.right.SetHeight(max(ih-1, 1))
+	p.left.SetSize(cw, ih-1)
+	p.right.SetSize(iw-1-cw, ih-1)
 }
 
 func (p *schemaPane) Focus() { p.focused = true }
@@ -168,13 +158,8 @@ func (p *schemaPane) cycleForm() {
 func (p *schemaPane) toggleInvisible() { p.invisible = !p.invisible }
 
 func (p *schemaPane) scroll(n int) {
-	if n < 0 {
-		p.left.ScrollUp(-n)
-		p.right.ScrollUp(-n)
-	} else {
-		p.left.ScrollDown(n)
-		p.right.ScrollDown(n)
-	}
+	p.left.Scroll(n)
+	p.right.Scroll(n)
 }
 
 func (p *schemaPane) help() []key.Binding {
@@ -202,8 +187,8 @@ func (p *schemaPane) View() string {
 	sep := st.Subtle.Render("│")
 	lines := make([]string, 0, ih)
 	lines = append(lines, fitLine(lt, cw)+sep+fitLine(rt, iw-cw-1))
-	lv := strings.Split(p.left.View(), "\n")
-	rv := strings.Split(p.right.View(), "\n")
+	lv := p.left.Visible()
+	rv := p.right.Visible()
 	for i := 0; i < ih-1; i++ {
 		var l, r string
 		if i < len(lv) {

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
 	"charm.land/lipgloss/v2"
 
@@ -50,9 +49,10 @@ type Styles struct {
 	Modal      lipgloss.Style
 	ModalTitle lipgloss.Style
 
-	Help     help.Styles
-	TextArea textarea.Styles
-	Input    textinput.Styles
+	Help         help.Styles
+	EditorText   lipgloss.Style
+	EditorCursor lipgloss.Style
+	Input        textinput.Styles
 }
 
 // NewStyles builds the Styles from a palette.
@@ -114,21 +114,10 @@ func NewStyles(p themes.Palette) Styles {
 		s.Help.FullKey = ns().Bold(true)
 	}
 
-	ta := textarea.DefaultStyles(p.Dark)
-	for _, st := range []*textarea.StyleState{&ta.Focused, &ta.Blurred} {
-		st.Text = ns().Foreground(p.Fg)
-		st.LineNumber = ns().Foreground(p.Subtle)
-		st.CursorLineNumber = ns().Foreground(p.Accent)
-		st.Prompt = ns().Foreground(p.Subtle)
-		st.Placeholder = ns().Foreground(p.Muted)
-		st.EndOfBuffer = ns().Foreground(p.Subtle)
-	}
-	ta.Focused.CursorLine = ns().Foreground(p.Fg)
-	ta.Blurred.CursorLine = ns().Foreground(p.Muted)
-	ta.Blurred.Text = ns().Foreground(p.Muted)
-	ta.Cursor.Color = p.Accent
-	ta.Cursor.Blink = false
-	s.TextArea = ta
+	// The editor's text keeps the terminal's own colour: a plain style is
+	// lipgloss's fast path, and the editor draws on every keystroke.
+	s.EditorText = ns()
+	s.EditorCursor = ns().Reverse(true)
 
 	in := textinput.DefaultStyles(p.Dark)
 	in.Focused.Prompt = ns().Foreground(p.Accent)

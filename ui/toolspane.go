@@ -57,6 +57,20 @@ type toolsPane struct {
 	view    []int         // indexes into rows after filter and sort
 	matches map[int][]int // row -> matched byte offsets in name
 	nav     listNav
+
+	// cache holds drawn rows that are not selected; anything that changes
+	// how a row looks (tools, report, filter, width, theme) clears it, so a
+	// frame of a 1,000-tool list only draws the selected row afresh.
+	cache    map[int]string
+	cacheKey rowCacheKey
+}
+
+type rowCacheKey struct {
+	width  int
+	theme  string
+	report *Report
+	filter string
+	focus  bool
 }
 
 func newToolsPane(st *Styles, keys *KeyMap) toolsPane {
@@ -118,6 +132,7 @@ func (p *toolsPane) setTools(set *toolset.Set, codes map[string]string, cls Clas
 			p.rows = append(p.rows, r)
 		}
 	}
+	p.cache = nil
 	p.refresh()
 	p.selectName(sel)
 }
@@ -322,6 +337,11 @@ func (p *toolsPane) View() string {
 		b.WriteByte('\n')
 	}
 	cols := p.columns(iw)
+	key := rowCacheKey{width: iw, theme: st.Palette.Name, report: p.report, filter: p.filter.Value(), focus: p.focused}
+	if key != p.cacheKey || p.cache == nil {
+		p.cache = map[int]string{}
+		p.cacheKey = key
+	}
 	b.WriteString(st.Muted.Render(cols.heading()))
 	from, to := p.nav.visible()
 	for vi := from; vi < to; vi++ {
@@ -400,6 +420,20 @@ func shortForm(f string) string {
 }
 
 func (p *toolsPane) row(c toolColumns, vi int) string {
+	ri := p.view[vi]
+	selected := vi == p.nav.cursor
+	if !selected {
+		if s, ok := p.cache[ri]; ok {
+			return s
+		}
+		s := p.drawRow(c, vi)
+		p.cache[ri] = s
+		return s
+	}
+	return p.drawRow(c, vi)
+}
+
+func (p *toolsPane) drawRow(c toolColumns, vi int) string {
 	st := *p.st
 	ri := p.view[vi]
 	r := p.rows[ri]

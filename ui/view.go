@@ -99,6 +99,9 @@ func (m *Model) totalsLine() string {
 		return ""
 	}
 	var parts []string
+	if m.opts.Counter != nil && m.encReady[m.enc] {
+		parts = append(parts, st.Info.Render(shortEnc(m.enc)))
+	}
 	if m.set != nil {
 		parts = append(parts, st.Text.Render(fmt.Sprintf("%d tools", len(m.set.Tools))))
 	}
@@ -129,7 +132,6 @@ func (m *Model) totalsLine() string {
 			}
 			parts = append(parts, s)
 		}
-		parts = append(parts, st.Muted.Render(shortEnc(m.enc)))
 	}
 	return strings.Join(parts, st.Subtle.Render(" · "))
 }
@@ -157,14 +159,14 @@ func (m *Model) bodyView() string {
 	switch m.page {
 	case pageTools:
 		if l.wide {
-			return lipgloss.JoinHorizontal(lipgloss.Top, m.tools.View(), m.schema.View())
+			return joinColumns(m.tools.View(), m.schema.View())
 		}
 		return m.tools.View() + "\n" + m.schema.View()
 	case pageCompose:
 		run := m.running()
 		right := m.composer.View(run) + "\n" + m.results.View()
 		if l.wide {
-			return lipgloss.JoinHorizontal(lipgloss.Top, m.toolsAt(l.ctools), right)
+			return joinColumns(m.tools.View(), right)
 		}
 		return right
 	default:
@@ -172,9 +174,25 @@ func (m *Model) bodyView() string {
 	}
 }
 
-// toolsAt draws the tool list at another page's rectangle.
-func (m *Model) toolsAt(r rect) string {
-	return m.tools.View()
+// joinColumns puts two blocks of equal height side by side. Every pane
+// draws exactly its rectangle, so this is plain concatenation per line
+// (lipgloss.JoinHorizontal would measure every line again).
+func joinColumns(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	var out strings.Builder
+	out.Grow(len(a) + len(b))
+	for i := 0; i < max(len(al), len(bl)); i++ {
+		if i > 0 {
+			out.WriteByte('\n')
+		}
+		if i < len(al) {
+			out.WriteString(al[i])
+		}
+		if i < len(bl) {
+			out.WriteString(bl[i])
+		}
+	}
+	return out.String()
 }
 
 func (m *Model) connectTarget() string {
