@@ -92,7 +92,7 @@ func FuzzRender(f *testing.F) {
 }
 
 // FuzzParse: any text either fails with an error or reads into tools that
-// render and read back.
+// render canonically, and the canonical form is a fixed point.
 func FuzzParse(f *testing.F) {
 	for _, s := range []string{
 		`(declare (fr file_read (path string) (opt (enc :utf8|:base64 :default "utf8")) -> (rec (content string) :closed) :ro "Read"))`,
@@ -123,8 +123,16 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := Parse(doc.Text); err != nil {
+		back, err := Parse(doc.Text)
+		if err != nil {
 			t.Fatalf("canonical rendering does not read back: %v\ninput: %s\nrendered: %s", err, clipText(src, 2000), clipText(doc.Text, 2000))
+		}
+		again, err := Render(back, Options{})
+		if err != nil {
+			t.Fatalf("render again: %v", err)
+		}
+		if again.Text != doc.Text {
+			t.Fatalf("canonical rendering is not a fixed point:\ninput: %s\n%s", clipText(src, 2000), firstDiff(doc.Text, again.Text))
 		}
 	})
 }

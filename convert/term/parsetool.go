@@ -34,8 +34,10 @@ func (p *parser) tool(n *sexpr.Node) (*toolset.Tool, string, error) {
 	if h.Kind != sexpr.Symbol && h.Kind != sexpr.String {
 		return nil, "", sexpr.Errorf(h, "expected a short code or tool name, found %s", sexpr.Describe(h))
 	}
+	// (CODE NAME ...) whenever a symbol is followed by a symbol or string;
+	// (NAME PARAM ...) otherwise.
 	if len(items) > 1 && h.Kind == sexpr.Symbol && (items[1].Kind == sexpr.Symbol && !items[1].IsSym("->") ||
-		items[1].Kind == sexpr.String && len(items) > 2) {
+		items[1].Kind == sexpr.String) {
 		code, name, items = h.Text, items[1].Text, items[2:]
 	} else {
 		name, items = h.Text, items[1:]

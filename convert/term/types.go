@@ -27,6 +27,13 @@ func (r *renderer) typeOf(s *ojson.Value, c ctx) *sexpr.Node {
 		return sexpr.Sym("never")
 	}
 
+	// anyOf [{"type": A}, {"type": B}] is "type": [A, B]; writing both the
+	// same way keeps keywords next to them where a type array puts them.
+	if ao := get(ms, "anyOf"); ao != nil && get(ms, "type") == nil {
+		if t, ok := bareTypes(ao); ok {
+			ms = append(drop(ms, "anyOf"), ojson.Member{Key: "type", Value: t})
+		}
+	}
 	if ref := get(ms, "$ref"); ref != nil {
 		i := r.defFor(c.root, ref.Str)
 		return r.withPairs(r.refTo(i), drop(ms, "$ref"), c, false)
@@ -114,6 +121,31 @@ func isEmptySchema(v *ojson.Value) bool {
 		}
 	}
 	return true
+}
+
+// bareTypes turns anyOf members that are each only a distinct "type" (a
+// string) into the equivalent type array.
+func bareTypes(ao *ojson.Value) (*ojson.Value, bool) {
+	if len(ao.Items) < 2 {
+		return nil, false
+	}
+	arr := ojson.NewArray()
+	seen := map[string]bool{}
+	for _, it := range ao.Items {
+		if it.Kind != ojson.Object || len(it.Members) != 1 || it.Members[0].Key != "type" {
+			return nil, false
+		}
+		t := it.Members[0].Value
+		if t.Kind != ojson.String || seen[t.Str] {
+			return nil, false
+		}
+		if _, ok := typeWord[t.Str]; !ok {
+			return nil, false
+		}
+		seen[t.Str] = true
+		arr.Items = append(arr.Items, t)
+	}
+	return arr, true
 }
 
 // nullablePair recognises anyOf [X, {"type":"null"}] in either order.
