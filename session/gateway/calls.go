@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -23,8 +25,11 @@ type RefusedError struct {
 
 func (e *RefusedError) Error() string {
 	if e.Decision.Verdict == policy.Confirm {
-		return "refused: " + e.Decision.Reason + ". The gateway was started without --yes, so it refuses destructive tools; " +
-			"only the person running `mcpterm serve` can allow them (by restarting it with --yes)"
+		// The policy's advice ("pass --yes") is for a command line; a
+		// model cannot pass flags to the gateway.
+		reason := strings.TrimSuffix(e.Decision.Reason, "; pass --yes to run it")
+		return "refused: " + reason + ", and this gateway was started without --yes, so it refuses destructive tools; " +
+			"only the person running `mcpterm serve` can allow them, by restarting it with --yes"
 	}
 	return "refused by the gateway's policy: " + e.Decision.Reason
 }
@@ -43,6 +48,7 @@ type upstreamCall struct {
 // *UpstreamError, or the upstream's JSON-RPC error inside an
 // *UpstreamError).
 func (g *Gateway) call(ctx context.Context, st *state, c upstreamCall) (*ojson.Value, error) {
+	ctx = upstreamCtx(ctx)
 	args := c.Arguments
 	if args == nil {
 		args = ojson.NewObject()
@@ -178,3 +184,17 @@ func rawArguments(req mcp.CallToolRequest) (*ojson.Value, error) {
 func toolError(text string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, IsError: true}
 }
+
+// detached is a request's context stripped of its values: it ends when the
+// request ends, but carries nothing of it upstream. An in-process upstream
+// (the demo server) would otherwise read the gateway client's session, HTTP
+// headers and protocol revision from it, and answer that client directly.
+type detached struct{ parent context.Context }
+
+func (d detached) Deadline() (time.Time, bool) { return d.parent.Deadline() }
+func (d detached) Done() <-chan struct{}       { return d.parent.Done() }
+func (d detached) Err() error                  { return d.parent.Err() }
+func (d detached) Value(any) any               { return nil }
+
+// upstreamCtx is ctx for a request to the upstream.
+func upstreamCtx(ctx context.Context) context.Context { return detached{ctx} }

@@ -1,14 +1,79 @@
 package gateway
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
 	"os"
 	"testing"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpterm/mcpterm/session"
+	"github.com/mcpterm/mcpterm/session/policy"
 )
 
+// The test binary doubles as every process the tests need, selected by
+// environment: a broken upstream (faultEnv), the demo server on stdio
+// (demoEnv), or a gateway on stdio (serveEnv) for clients that start their
+// server themselves, like the TypeScript SDK's StdioClientTransport.
+const (
+	demoEnv  = "MCPTERM_GATEWAY_DEMO"
+	serveEnv = "MCPTERM_GATEWAY_SERVE"
+)
+
+// serveSpec says which gateway serveEnv runs.
+type serveSpec struct {
+	Mode    Mode     `json:"mode"`
+	Lean    bool     `json:"lean,omitempty"`
+	Command string   `json:"command,omitempty"` // the upstream; "" is the demo server in process
+	Args    []string `json:"args,omitempty"`
+}
+
 func TestMain(m *testing.M) {
-	if mode := os.Getenv(faultEnv); mode != "" {
-		runFault(mode, os.Getenv(markEnv), os.Stdin, os.Stdout)
+	switch {
+	case os.Getenv(faultEnv) != "":
+		runFault(os.Getenv(faultEnv), os.Getenv(markEnv), os.Stdin, os.Stdout)
+		os.Exit(0)
+	case os.Getenv(demoEnv) != "":
+		_ = server.ServeStdio(demoServer())
+		os.Exit(0)
+	case os.Getenv(serveEnv) != "":
+		if err := serveForTest(os.Getenv(serveEnv)); err != nil {
+			fmt.Fprintln(os.Stderr, "gateway:", err)
+			os.Exit(1)
+		}
 		os.Exit(0)
 	}
 	os.Exit(m.Run())
+}
+
+// serveForTest is `mcpterm serve --yes` in miniature: open the upstream,
+// build the gateway, serve stdio until stdin ends.
+func serveForTest(spec string) error {
+	var s serveSpec
+	if err := json.Unmarshal([]byte(spec), &s); err != nil {
+		return err
+	}
+	src := session.Source{Kind: session.InProcess, Name: "demo", Server: demoServer()}
+	if s.Command != "" {
+		src = session.Source{Kind: session.Stdio, Name: s.Command, Command: s.Command, Args: s.Args}
+	}
+	ctx := context.Background()
+	up, err := session.Open(ctx, src, session.Options{ClientName: "mcpterm-gateway"})
+	if err != nil {
+		return err
+	}
+	defer up.Close()
+	p, err := policy.New(policy.Rules{Yes: true})
+	if err != nil {
+		return err
+	}
+	g, err := New(ctx, up, Options{Mode: s.Mode, Lean: s.Lean, Policy: p})
+	if err != nil {
+		return err
+	}
+	defer g.Close()
+	return g.ServeStdio(ctx, os.Stdin, os.Stdout, log.New(os.Stderr, "gateway: ", 0))
 }

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -120,6 +121,7 @@ func (g *Gateway) listHooks(h *server.Hooks) {
 
 // readResource forwards resources/read for any URI.
 func (g *Gateway) readResource(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	ctx = upstreamCtx(ctx)
 	if err := g.ensureUpstream(ctx); err != nil {
 		return nil, err
 	}
@@ -136,6 +138,7 @@ func (g *Gateway) readResource(ctx context.Context, req mcp.ReadResourceRequest)
 
 // getPrompt forwards prompts/get.
 func (g *Gateway) getPrompt(ctx context.Context, req mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	ctx = upstreamCtx(ctx)
 	if err := g.ensureUpstream(ctx); err != nil {
 		return nil, err
 	}
@@ -147,7 +150,39 @@ func (g *Gateway) getPrompt(ctx context.Context, req mcp.GetPromptRequest) (*mcp
 	if res.Result == nil {
 		return nil, fmt.Errorf("upstream %s: prompts/get %s: no result", g.serverName(), req.Params.Name)
 	}
-	return res.Result, nil
+	out := *res.Result
+	out.Meta = ownMeta(out.Meta)
+	if out.ResultType == mcp.ResultTypeComplete {
+		// The 2026-07-28 stamp of the upstream's answer; mcp-go stamps
+		// the gateway's own for clients of that revision.
+		out.ResultType = ""
+	}
+	return &out, nil
+}
+
+// ownMeta drops the protocol's own _meta keys (io.modelcontextprotocol/...,
+// such as the serverInfo a 2026-07-28 server attaches to every result):
+// they describe the upstream's connection to the gateway, not the answer,
+// and the gateway's clients have their own.
+func ownMeta(m *mcp.Meta) *mcp.Meta {
+	if m == nil {
+		return nil
+	}
+	out := *m
+	out.AdditionalFields = nil
+	for k, v := range m.AdditionalFields {
+		if strings.HasPrefix(k, "io.modelcontextprotocol/") {
+			continue
+		}
+		if out.AdditionalFields == nil {
+			out.AdditionalFields = map[string]any{}
+		}
+		out.AdditionalFields[k] = v
+	}
+	if out.ProgressToken == nil && len(out.AdditionalFields) == 0 {
+		return nil
+	}
+	return &out
 }
 
 // forwardLog sends an upstream log message to the clients, each at the

@@ -1,0 +1,128 @@
+package gateway
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpterm/mcpterm/session/policy"
+)
+
+func readAudit(t *testing.T, path string) []policy.AuditRecord {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []policy.AuditRecord
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var r policy.AuditRecord
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("audit line %q: %v", sc.Text(), err)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// TestPolicyWithoutYes: like `mcpterm call` without --yes, a destructive
+// tool is refused, with a reason the model can relay, and nothing is sent.
+func TestPolicyWithoutYes(t *testing.T) {
+	up := demoSession(t)
+	p, err := policy.New(policy.Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	audit, err := policy.OpenAudit(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newGateway(t, up, Options{Mode: ModeTerm, Policy: p, Audit: audit})
+	c, _ := inProcessClient(t, g)
+
+	r := termCall(t, c, `(dt "00000000-0000-0000-0000-000000000000")`)
+	if !r.IsError || !strings.HasPrefix(text(r), `(err needs-confirmation "refused: tool \"delete_todo\" is destructive (classified as a delete), and this gateway was started without --yes`) {
+		t.Fatalf("delete without --yes: %s", text(r))
+	}
+	contains(t, text(r), "restarting it with --yes")
+	if r := termCall(t, c, `(lt :limit 1)`); r.IsError {
+		t.Fatalf("a read-only tool was refused: %s", text(r))
+	}
+	for _, m := range up.Tap().Messages() {
+		if m.Method == "tools/call" && strings.Contains(m.Payload, "delete_todo") {
+			t.Fatalf("the refused call reached the upstream: %s", m.Payload)
+		}
+	}
+	recs := readAudit(t, path)
+	if len(recs) != 2 {
+		t.Fatalf("audit has %d records, want 2", len(recs))
+	}
+	if r := recs[0]; r.Tool != "delete_todo" || r.Decision != policy.Confirm || r.Outcome != "" || r.Server != "mcpterm-demo" {
+		t.Errorf("refusal record: %+v", r)
+	}
+	if r := recs[1]; r.Tool != "list_todos" || r.Decision != policy.Allow || r.Outcome != "ok" || r.Bytes == 0 || string(r.Arguments) != `{"limit":1}` {
+		t.Errorf("call record: %+v", r)
+	}
+}
+
+// TestPolicyHidesDeniedTools: --read-only and --deny leave tools out of the
+// gateway's description (and AQL's operations), and calls to them fail.
+func TestPolicyHidesDeniedTools(t *testing.T) {
+	up := demoSession(t)
+	ro, err := policy.New(policy.Rules{ReadOnly: true, Deny: []string{"data_*"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newGateway(t, up, Options{Mode: ModeTerm, Policy: ro})
+	c, _ := inProcessClient(t, g)
+	res, err := c.ListTools(ctxT(t, 5*time.Second), mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := res.Tools[0].Description
+	contains(t, d, "file_read", "list_todos", "get_todo", "long_task")
+	for _, gone := range []string{"create_todo", "delete_todo", "clear_completed", "note_update", "update_todo", "data_platform_query"} {
+		if strings.Contains(d, gone) {
+			t.Errorf("%s is listed under --read-only --deny data_*", gone)
+		}
+	}
+	if r := termCall(t, c, `(create_todo "x")`); !r.IsError || !strings.HasPrefix(text(r), "(err unknown-tool") {
+		t.Errorf("hidden tool: %s", text(r))
+	}
+	ann := res.Tools[0].Annotations
+	if ann.ReadOnlyHint == nil || !*ann.ReadOnlyHint || *ann.DestructiveHint {
+		t.Errorf("a read-only gateway is annotated %+v", ann)
+	}
+
+	a := newGateway(t, up, Options{Mode: ModeAQLSemantic, Policy: ro})
+	if got := strings.Join(listNames(t, a), " "); got != "mcp_aql_execute mcp_aql_read" {
+		t.Errorf("read-only semantic endpoints: %s", got)
+	}
+	ac, _ := inProcessClient(t, a)
+	contains(t, text(callTool(t, ac, "mcp_aql_read", `{"operation":"data_platform_query","params":{}}`)), `"code":"NOT_FOUND_OPERATION"`)
+}
+
+// TestPolicyAQLRefusal: in AQL modes a refusal is an AQL failure that says
+// why.
+func TestPolicyAQLRefusal(t *testing.T) {
+	p, err := policy.New(policy.Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newGateway(t, demoSession(t), Options{Mode: ModeAQLSingle, Policy: p})
+	c, _ := inProcessClient(t, g)
+	r := callTool(t, c, "mcp_aql", `{"operation":"clear_completed"}`)
+	if !r.IsError {
+		t.Fatalf("clear_completed without --yes: %s", text(r))
+	}
+	contains(t, text(r), `"success":false`, `refused: tool \"clear_completed\" is destructive`)
+}
