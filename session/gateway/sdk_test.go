@@ -115,7 +115,7 @@ type clientScript struct {
 type scriptSession struct {
 	Name      string         `json:"name"`
 	Transport map[string]any `json:"transport"`
-	Steps     []scriptStep         `json:"steps"`
+	Steps     []scriptStep   `json:"steps"`
 }
 
 type scriptStep struct {
