@@ -32,7 +32,9 @@
 // # Safety and faults
 //
 // Every upstream call passes Options.Policy (the --allow, --deny, --read-only
-// and --yes rules of `mcpterm call`) and is written to Options.Audit. Tools the
+// and --yes rules of `mcpterm call`; in the AQL modes the policy also sees
+// the operation's CRUDE category, so a DELETE counts as destructive) and is
+// written to Options.Audit. Tools the
 // policy denies outright are left out of the gateway's tool description. When
 // the upstream dies, hangs past its call timeout or answers with something
 // that is not MCP, the client gets a tool error saying so (isError, never a

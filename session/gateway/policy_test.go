@@ -50,7 +50,7 @@ func TestPolicyWithoutYes(t *testing.T) {
 	c, _ := inProcessClient(t, g)
 
 	r := termCall(t, c, `(dt "00000000-0000-0000-0000-000000000000")`)
-	if !r.IsError || !strings.HasPrefix(text(r), `(err needs-confirmation "refused: tool \"delete_todo\" is destructive (classified as a delete), and this gateway was started without --yes`) {
+	if !r.IsError || !strings.HasPrefix(text(r), `(err needs-confirmation "refused: tool \"delete_todo\" is destructive (annotated destructiveHint: true), and this gateway was started without --yes`) {
 		t.Fatalf("delete without --yes: %s", text(r))
 	}
 	contains(t, text(r), "restarting it with --yes")

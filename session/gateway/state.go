@@ -56,14 +56,18 @@ func (st *state) summary() string {
 // build turns an upstream tool list into the gateway's tools for its mode.
 func (g *Gateway) build(set *toolset.Set) (*state, error) {
 	st := &state{set: set, category: map[string]policy.Category{}}
-	// The category the policy sees is AQL's classification in every mode:
-	// it is the only one there is, and it can only make a decision stricter.
-	full, err := aql.New(set, g.opts.Overrides, aql.Single)
-	if err != nil {
-		return nil, fmt.Errorf("gateway: %w", err)
-	}
-	for _, op := range full.Ops {
-		st.category[op.Tool.Name] = catAQL(op.Category())
+	// In the AQL modes the policy also sees each tool's CRUDE category (a
+	// DELETE is destructive whatever its hints say), as the model sees it.
+	// The term mode has no classification of its own and decides exactly as
+	// `mcpterm call` does.
+	if g.opts.Mode != ModeTerm {
+		full, err := aql.New(set, g.opts.Overrides, aql.Single)
+		if err != nil {
+			return nil, fmt.Errorf("gateway: %w", err)
+		}
+		for _, op := range full.Ops {
+			st.category[op.Tool.Name] = catAQL(op.Category())
+		}
 	}
 	st.visible = &toolset.Set{Server: set.Server, Version: set.Version, Source: set.Source}
 	for _, t := range set.Tools {
@@ -77,6 +81,7 @@ func (g *Gateway) build(set *toolset.Set) (*state, error) {
 		st.visible.Tools = append(st.visible.Tools, t)
 	}
 
+	var err error
 	switch g.opts.Mode {
 	case ModeTerm:
 		err = g.buildTerm(st)
