@@ -3,6 +3,8 @@ package call
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcpterm/mcpterm/convert/toolset"
 )
 
 // call4KB is a realistic large call: the seed's data-platform query with
@@ -106,5 +108,37 @@ func TestBenchCallIsAbout4KB(t *testing.T) {
 	}
 	if _, err := NewResolver(fixtures(t)).Parse(src); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// BenchmarkParseValidate4KBMemory: a 4 KB call of a real server's tool
+// (server-memory create_entities), records in a list and no unions.
+func BenchmarkParseValidate4KBMemory(b *testing.B) {
+	var set *toolset.Set
+	for _, f := range corpusFiles(b) {
+		if strings.HasSuffix(f, "server-memory.tools.json") {
+			set = loadSet(b, f)
+		}
+	}
+	if set == nil {
+		b.Skip("server-memory.tools.json not in the corpus")
+	}
+	r := NewResolver(set)
+	var sb strings.Builder
+	sb.WriteString("(create_entities (")
+	for i := 0; sb.Len() < 4000; i++ {
+		sb.WriteString(`("person-` + itoa(i) + `" "person" ("works at Acme Corp since 2019" "prefers morning meetings" "speaks English and German")) `)
+	}
+	sb.WriteString("))")
+	src := sb.String()
+	if _, err := r.Parse(src); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := r.Parse(src); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
