@@ -1,8 +1,208 @@
 package main
 
-import "fmt"
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
 
+	"github.com/mcpterm/mcpterm/convert/aql"
+	"github.com/mcpterm/mcpterm/convert/safe"
+	"github.com/mcpterm/mcpterm/session"
+	"github.com/mcpterm/mcpterm/session/gateway"
+	"github.com/mcpterm/mcpterm/session/policy"
+)
+
+// runServe puts the selected server behind the gateway: MCP clients see its
+// tools as one MCP-Term tool or as MCP-AQL endpoints.
 func (c *cli) runServe(args []string) int {
-	fmt.Fprintln(c.stderr, "mcpterm: not built yet")
-	return exitUsage
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return c.serve(ctx, args, nil)
+}
+
+// serveFlags are serve's own flags; the server selection is serverFlags.
+type serveFlags struct {
+	mode         string
+	descriptions string
+	listen       string
+	allow, deny  listFlag
+	readOnly     bool
+	yes          bool
+	audit        string
+	aqlMap       string
+}
+
+// serve runs the gateway until ctx ends (a signal) or, on stdio, until
+// stdin is closed. ready, when set, learns the HTTP address once the
+// listener is up; tests use it to find an ephemeral port.
+func (c *cli) serve(ctx context.Context, args []string, ready func(net.Addr)) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	var sf serverFlags
+	sf.register(fs)
+	var vf serveFlags
+	fs.StringVar(&vf.mode, "mode", "term", "how clients see the tools: term, aql-single or aql-semantic")
+	fs.StringVar(&vf.descriptions, "descriptions", "full", "term mode: full, or lean (first sentence of each tool, no field descriptions)")
+	fs.StringVar(&vf.listen, "listen", "", "serve streamable HTTP on `ADDR` (e.g. 127.0.0.1:8080, path /mcp) instead of stdio")
+	fs.Var(&vf.allow, "allow", "expose and run only tools matching this `PATTERN` (glob; repeatable, or comma-separated)")
+	fs.Var(&vf.deny, "deny", "hide and refuse tools matching this `PATTERN` (wins over --allow)")
+	fs.BoolVar(&vf.readOnly, "read-only", false, "expose and run only tools annotated readOnlyHint: true")
+	fs.BoolVar(&vf.yes, "yes", false, "allow destructive tools (refused otherwise: a client cannot confirm them)")
+	fs.StringVar(&vf.audit, "audit", "", "append a JSON line per call (and per refusal) to `FILE`")
+	fs.StringVar(&vf.aqlMap, "aql-map", "", "AQL modes: correct tool categories or operation names from this JSON `FILE`")
+	fs.Usage = func() {
+		fmt.Fprintln(c.stderr, "usage: mcpterm serve [--mode term|aql-single|aql-semantic] [--descriptions full|lean] [--listen ADDR]")
+		fmt.Fprintln(c.stderr, "                     [--allow P] [--deny P] [--read-only] [--yes] [--audit FILE] [server selection]")
+		fmt.Fprintln(c.stderr, "\nServes the selected server (the demo server by default) to MCP clients, with its tools")
+		fmt.Fprintln(c.stderr, "as one MCP-Term tool (term) or as MCP-AQL endpoints; resources and prompts pass through.")
+		fmt.Fprintln(c.stderr, "stdio by default; streamable HTTP at http://ADDR/mcp with --listen. Notes go to stderr.")
+		fmt.Fprintln(c.stderr)
+		fs.PrintDefaults()
+	}
+	pos, cmdline, err := parseInterleaved(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	sf.cmdline = cmdline
+	opts, err := c.serveOptions(&sf, &vf, pos)
+	if err != nil {
+		fmt.Fprintln(c.stderr, "mcpterm serve:", err)
+		return exitUsage
+	}
+
+	cn, code := c.connect(ctx, "serve", &sf, session.Options{ClientName: "mcpterm-gateway"})
+	if cn == nil {
+		return code
+	}
+	defer cn.close()
+	if cn.s.IsOffline() {
+		fmt.Fprintln(c.stderr, "mcpterm serve: --tools gives a tool list but no server to run the calls; choose a live server")
+		return exitUsage
+	}
+	note := func(format string, args ...any) {
+		fmt.Fprintf(c.stderr, "mcpterm serve: %s\n", c.clean(cn.redactor, fmt.Sprintf(format, args...)))
+	}
+	opts.Notef = note
+	if vf.audit != "" {
+		a, err := policy.OpenAudit(vf.audit, cn.redactor)
+		if err != nil {
+			fmt.Fprintln(c.stderr, "mcpterm serve: --audit:", err)
+			return exitUsage
+		}
+		opts.Audit = a
+	}
+	g, err := gateway.New(ctx, cn.s, opts)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "mcpterm serve: %s\n", c.clean(cn.redactor, err.Error()))
+		return exitFor(err)
+	}
+	defer g.Close()
+	errLog := log.New(&lineWriter{c: c, r: cn.redactor}, "", 0)
+
+	if vf.listen == "" {
+		// Listen returns nil when stdin reaches EOF and the context's error
+		// when a signal ends it; both are a normal shutdown.
+		if err := g.ServeStdio(ctx, c.stdin, c.stdout, errLog); err != nil && ctx.Err() == nil {
+			note("%v", err)
+			return exitConnect
+		}
+		return exitOK
+	}
+	ln, err := net.Listen("tcp", vf.listen)
+	if err != nil {
+		note("cannot listen on %s: %v", vf.listen, err)
+		return exitConnect
+	}
+	note("serving MCP over streamable HTTP at http://%s%s", ln.Addr(), gateway.HTTPPath)
+	if ready != nil {
+		ready(ln.Addr())
+	}
+	if err := g.ServeStreamable(ctx, ln, errLog); err != nil {
+		note("%v", err)
+		return exitConnect
+	}
+	note("stopped")
+	return exitOK
+}
+
+// serveOptions checks serve's own flags and turns them into gateway options.
+func (c *cli) serveOptions(sf *serverFlags, vf *serveFlags, pos []string) (gateway.Options, error) {
+	var opts gateway.Options
+	if len(pos) > 0 {
+		return opts, usagef("unexpected argument %s (a server command goes after --)", quoteArg(pos[0]))
+	}
+	mode, err := gateway.ParseMode(vf.mode)
+	if err != nil {
+		return opts, usagef("--mode: %v", err)
+	}
+	opts.Mode = mode
+	switch vf.descriptions {
+	case "full":
+	case "lean":
+		if mode != gateway.ModeTerm {
+			return opts, usagef("--descriptions lean is for --mode term (the AQL endpoints carry no tool declarations)")
+		}
+		opts.Lean = true
+	default:
+		return opts, usagef("--descriptions %s: want full or lean", quoteArg(vf.descriptions))
+	}
+	if sf.tools != "" {
+		return opts, usagef("--tools gives a tool list but no server to run the calls; choose a live server")
+	}
+	opts.Policy, err = policy.New(policy.Rules{Allow: vf.allow, Deny: vf.deny, ReadOnly: vf.readOnly, Yes: vf.yes})
+	if err != nil {
+		return opts, usagef("%v", err)
+	}
+	if vf.aqlMap != "" {
+		if mode == gateway.ModeTerm {
+			return opts, usagef("--aql-map is for the AQL modes")
+		}
+		data, err := readSmallFile(vf.aqlMap, aql.MaxOverrideFile)
+		if err != nil {
+			return opts, usagef("--aql-map: %v", err)
+		}
+		if opts.Overrides, err = aql.ParseOverrides(data); err != nil {
+			return opts, usagef("--aql-map %s: %v", vf.aqlMap, err)
+		}
+	}
+	return opts, nil
+}
+
+// readSmallFile reads a file, refusing one larger than limit.
+func readSmallFile(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)
+	}
+	return data, nil
+}
+
+// lineWriter puts the transports' log lines on stderr, cleaned.
+type lineWriter struct {
+	c *cli
+	r *safe.Redactor
+}
+
+func (w *lineWriter) Write(p []byte) (int, error) {
+	fmt.Fprintf(w.c.stderr, "mcpterm serve: %s\n", w.c.clean(w.r, strings.TrimRight(string(p), "\n")))
+	return len(p), nil
 }

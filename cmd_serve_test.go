@@ -1,0 +1,235 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// serveCLI runs `mcpterm serve ARGS` in process with its stdio on pipes and
+// returns an initialized mcp-go client talking to it, and a func that
+// closes stdin and returns the exit code and stderr.
+func serveCLI(t *testing.T, args ...string) (*client.Client, func() (int, string)) {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	stderr := &syncBuffer{}
+	c := &cli{stdin: inR, stdout: outW, stderr: stderr, getenv: func(string) string { return "" }}
+	code := make(chan int, 1)
+	go func() {
+		code <- c.serve(context.Background(), args, nil)
+		outW.Close()
+	}()
+	cl := client.NewClient(transport.NewIO(outR, inW, nil))
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := cl.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = "2025-11-25"
+	req.Params.ClientInfo = mcp.Implementation{Name: "serve-test", Version: "0"}
+	if _, err := cl.Initialize(ctx, req); err != nil {
+		t.Fatalf("initialize: %v\n%s", err, stderr.String())
+	}
+	stop := func() (int, string) {
+		inW.Close()
+		select {
+		case n := <-code:
+			cl.Close()
+			return n, stderr.String()
+		case <-time.After(10 * time.Second):
+			t.Fatalf("serve did not end when stdin closed\n%s", stderr.String())
+			return 0, ""
+		}
+	}
+	return cl, stop
+}
+
+func serveCall(t *testing.T, c *client.Client, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	req.Params.Arguments = args
+	res, err := c.CallTool(ctx, req)
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	return res
+}
+
+func serveText(r *mcp.CallToolResult) string {
+	if len(r.Content) == 0 {
+		return ""
+	}
+	tc, _ := r.Content[0].(mcp.TextContent)
+	return tc.Text
+}
+
+func TestServeStdioTerm(t *testing.T) {
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
+	c, stop := serveCLI(t, "--descriptions", "lean", "--audit", audit)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	tools, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools.Tools) != 1 || tools.Tools[0].Name != "mcp_term" || !strings.Contains(tools.Tools[0].Description, "(declare") {
+		t.Fatalf("tools: %+v", tools.Tools)
+	}
+	if strings.Contains(tools.Tools[0].Description, "Absolute path of the file") {
+		t.Error("--descriptions lean kept a field description")
+	}
+	r := serveCall(t, c, "mcp_term", map[string]any{"expr": `(fr "/etc/hosts")`})
+	if r.IsError || !strings.HasPrefix(serveText(r), `(ok "# Static table lookup for hostnames.\n127.0.0.1`) {
+		t.Errorf("file_read: %s", serveText(r))
+	}
+	// Without --yes a destructive tool is refused, and says how to allow it.
+	r = serveCall(t, c, "mcp_term", map[string]any{"expr": `(cc)`})
+	if !r.IsError || !strings.Contains(serveText(r), "started without --yes") {
+		t.Errorf("clear_completed without --yes: %s", serveText(r))
+	}
+	// Resources pass through.
+	rr := mcp.ReadResourceRequest{}
+	rr.Params.URI = "demo://catalog"
+	if res, err := c.ReadResource(ctx, rr); err != nil || len(res.Contents) == 0 {
+		t.Errorf("demo://catalog: %v", err)
+	}
+	code, stderr := stop()
+	if code != exitOK {
+		t.Errorf("exit %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "serving in-process demo as term") || !strings.Contains(stderr, "dropped (lean)") {
+		t.Errorf("stderr: %s", stderr)
+	}
+	f, err := os.Open(audit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var decisions []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var rec struct{ Tool, Decision string }
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			t.Fatal(err)
+		}
+		decisions = append(decisions, rec.Tool+":"+rec.Decision)
+	}
+	if got := strings.Join(decisions, " "); got != "file_read:allow clear_completed:confirm" {
+		t.Errorf("audit: %s", got)
+	}
+}
+
+func TestServeStdioReadOnlyAQL(t *testing.T) {
+	c, stop := serveCLI(t, "--mode", "aql-single", "--read-only")
+	r := serveCall(t, c, "mcp_aql", map[string]any{"operation": "introspect", "params": map[string]any{"query": "operations"}})
+	if r.IsError {
+		t.Fatal(serveText(r))
+	}
+	text := serveText(r)
+	if !strings.Contains(text, `"name":"list_todos"`) || strings.Contains(text, "create_todo") {
+		t.Errorf("--read-only operations: %s", text)
+	}
+	r = serveCall(t, c, "mcp_aql", map[string]any{"operation": "list_todos", "params": map[string]any{"limit": 1}})
+	if r.IsError || !strings.HasPrefix(serveText(r), `{"success":true,"data":{"items":[`) {
+		t.Errorf("list_todos: %s", serveText(r))
+	}
+	if code, stderr := stop(); code != exitOK {
+		t.Errorf("exit %d\n%s", code, stderr)
+	}
+}
+
+func TestServeHTTP(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stderr := &syncBuffer{}
+	c := &cli{stdin: strings.NewReader(""), stdout: io.Discard, stderr: stderr, getenv: func(string) string { return "" }}
+	addr := make(chan net.Addr, 1)
+	code := make(chan int, 1)
+	go func() {
+		code <- c.serve(ctx, []string{"--mode", "aql-semantic", "--listen", "127.0.0.1:0", "--yes"}, func(a net.Addr) { addr <- a })
+	}()
+	var url string
+	select {
+	case a := <-addr:
+		url = "http://" + a.String() + "/mcp"
+	case n := <-code:
+		t.Fatalf("serve ended with %d\n%s", n, stderr.String())
+	case <-time.After(20 * time.Second):
+		t.Fatal("no listener")
+	}
+	cl, err := client.NewStreamableHttpClient(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rctx, rcancel := context.WithTimeout(ctx, 20*time.Second)
+	defer rcancel()
+	if err := cl.Start(rctx); err != nil {
+		t.Fatal(err)
+	}
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = "2025-11-25"
+	req.Params.ClientInfo = mcp.Implementation{Name: "serve-test", Version: "0"}
+	if _, err := cl.Initialize(rctx, req); err != nil {
+		t.Fatal(err)
+	}
+	tools, err := cl.ListTools(rctx, mcp.ListToolsRequest{})
+	if err != nil || len(tools.Tools) != 5 {
+		t.Fatalf("tools: %v %+v", err, tools)
+	}
+	r := serveCall(t, cl, "mcp_aql_delete", map[string]any{"operation": "clear_completed"})
+	if r.IsError || !strings.HasPrefix(serveText(r), `{"success":true,"data":{"deletedCount":1}}`) {
+		t.Errorf("clear_completed with --yes: %s", serveText(r))
+	}
+	cl.Close()
+	cancel()
+	select {
+	case n := <-code:
+		if n != exitOK {
+			t.Errorf("exit %d\n%s", n, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+	if s := stderr.String(); !strings.Contains(s, "serving MCP over streamable HTTP at http://127.0.0.1:") || !strings.Contains(s, "stopped") {
+		t.Errorf("stderr: %s", s)
+	}
+}
+
+func TestServeUsageErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--mode", "json"}, `unknown mode "json"`},
+		{[]string{"--mode", "aql-single", "--descriptions", "lean"}, "--descriptions lean is for --mode term"},
+		{[]string{"--descriptions", "short"}, `--descriptions "short": want full or lean`},
+		{[]string{"--tools", "x.json"}, "no server to run the calls"},
+		{[]string{"extra"}, `unexpected argument "extra"`},
+		{[]string{"--aql-map", "m.json"}, "--aql-map is for the AQL modes"},
+		{[]string{"--mode", "aql-single", "--aql-map", "/nonexistent/m.json"}, "--aql-map:"},
+		{[]string{"--allow", "["}, "--allow"},
+	}
+	for _, tc := range cases {
+		stderr := &syncBuffer{}
+		c := &cli{stdin: strings.NewReader(""), stdout: io.Discard, stderr: stderr, getenv: func(string) string { return "" }}
+		if code := c.serve(context.Background(), tc.args, nil); code != exitUsage || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q", tc.args, code, stderr.String())
+		}
+	}
+}
