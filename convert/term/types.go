@@ -382,7 +382,7 @@ func (r *renderer) param(name string, s *ojson.Value, required bool, c ctx) *sex
 	t := r.typeOf(s, pc)
 	if t.Head() == "opt" && required {
 		inner := []*sexpr.Node{t.Items[1]}
-		if in := t.Items[1]; in.Head() == "or" && allTypeWords(in.Items[1:]) {
+		if in := t.Items[1]; in.Head() == "or" && len(in.Items) > 2 && allTypeWords(in.Items[1:]) {
 			inner = in.Items[1:]
 		}
 		or := sexpr.L(append(append([]*sexpr.Node{sexpr.Sym("or")}, inner...), sexpr.Sym("null"))...)
