@@ -123,6 +123,10 @@ func isIntegral(n string) bool {
 // the deftype names they end up with.
 func (r *renderer) escape(s *ojson.Value, c ctx) *sexpr.Node {
 	val := s.Clone()
+	// Its definitions become deftypes like any others, reached through the
+	// rewritten references.
+	val.Delete("$defs")
+	val.Delete("definitions")
 	e := &escapeFix{val: val, node: sexpr.Str("")}
 	var walk func(v *ojson.Value, depth int)
 	walk = func(v *ojson.Value, depth int) {

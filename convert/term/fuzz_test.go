@@ -64,7 +64,8 @@ func TestHostileInputs(t *testing.T) {
 }
 
 // FuzzRender: any tool list renders without panicking, within the size
-// bound, and the rendering always reads back.
+// bound, the rendering always reads back, and render -> parse -> render is
+// a fixed point.
 func FuzzRender(f *testing.F) {
 	addFiles(f, filepath.Join("testdata", "*.tools.json"))
 	addFiles(f, filepath.Join(moduleRoot(f), "..", "shared", "corpus", "*.tools.json"))
@@ -84,8 +85,16 @@ func FuzzRender(f *testing.F) {
 				}
 				return
 			}
-			if _, err := Parse(doc.Text); err != nil {
+			back, err := Parse(doc.Text)
+			if err != nil {
 				t.Fatalf("rendering does not read back: %v\n%s", err, clipText(doc.Text, 3000))
+			}
+			again, err := Render(back, opts)
+			if err != nil {
+				t.Fatalf("render again: %v", err)
+			}
+			if again.Text != doc.Text {
+				t.Fatalf("render -> parse -> render is not a fixed point:\n%s", firstDiff(doc.Text, again.Text))
 			}
 		}
 	})

@@ -359,13 +359,25 @@ func (r *renderer) unwrapRootRef(s *ojson.Value) *ojson.Value {
 	return s
 }
 
-// strip removes keys that are not model-facing, counting them.
+// strip removes keys that are not model-facing, counting them. The lean
+// variant also drops descriptions and titles here, before anything decides
+// how to write the rest.
 func (r *renderer) strip(s *ojson.Value) []ojson.Member {
 	out := make([]ojson.Member, 0, len(s.Members))
 	for _, m := range s.Members {
 		if leftOutKey(m.Key) {
 			r.left.add(m.Key, memberBytes(m.Key, m.Value))
 			continue
+		}
+		if r.opts.Lean && m.Value.Kind == ojson.String {
+			switch m.Key {
+			case "description":
+				r.drop.add("field descriptions", len(m.Value.Str))
+				continue
+			case "title":
+				r.drop.add("field titles", len(m.Value.Str))
+				continue
+			}
 		}
 		out = append(out, m)
 	}
