@@ -25,10 +25,11 @@ const (
 
 // serveSpec says which gateway serveEnv runs.
 type serveSpec struct {
-	Mode    Mode     `json:"mode"`
-	Lean    bool     `json:"lean,omitempty"`
-	Command string   `json:"command,omitempty"` // the upstream; "" is the demo server in process
-	Args    []string `json:"args,omitempty"`
+	Mode    Mode              `json:"mode"`
+	Lean    bool              `json:"lean,omitempty"`
+	Command string            `json:"command,omitempty"` // the upstream; "" is the demo server in process
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
 }
 
 func TestMain(m *testing.M) {
@@ -58,7 +59,7 @@ func serveForTest(spec string) error {
 	}
 	src := session.Source{Kind: session.InProcess, Name: "demo", Server: demoServer()}
 	if s.Command != "" {
-		src = session.Source{Kind: session.Stdio, Name: s.Command, Command: s.Command, Args: s.Args}
+		src = session.Source{Kind: session.Stdio, Name: s.Command, Command: s.Command, Args: s.Args, Env: s.Env}
 	}
 	ctx := context.Background()
 	up, err := session.Open(ctx, src, session.Options{ClientName: "mcpterm-gateway"})
