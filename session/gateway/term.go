@@ -205,7 +205,8 @@ func isErrorResult(raw *ojson.Value) bool {
 const maxPassedContent = 64
 
 // nonText returns a result's image, audio and resource items as typed MCP
-// content, unchanged. Items mcp-go cannot read are left to the text summary.
+// content, unchanged. Items of other types, and those mcp-go cannot read,
+// are left to the text summary (mcp-go would read an unknown type as text).
 func nonText(raw *ojson.Value) []mcp.Content {
 	if raw == nil {
 		return nil
@@ -216,7 +217,12 @@ func nonText(raw *ojson.Value) []mcp.Content {
 	}
 	var out []mcp.Content
 	for _, it := range items.Items {
-		if it.Kind != ojson.Object || it.Get("type").StringOr("") == "text" {
+		if it.Kind != ojson.Object {
+			continue
+		}
+		switch it.Get("type").StringOr("") {
+		case "image", "audio", "resource", "resource_link":
+		default:
 			continue
 		}
 		c, err := mcp.UnmarshalContent([]byte(it.Compact()))
