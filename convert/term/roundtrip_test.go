@@ -130,6 +130,17 @@ func roundTrip(t *testing.T, name string, set *toolset.Set) {
 	if len(back.Tools) != len(set.Tools) {
 		t.Fatalf("%s: %d tools back, want %d", name, len(back.Tools), len(set.Tools))
 	}
+	lean, err := Render(set, Options{Lean: true})
+	if err != nil {
+		t.Fatalf("%s: lean: %v", name, err)
+	}
+	leanBack, err := Parse(lean.Text)
+	if err != nil {
+		t.Fatalf("%s: lean parse: %v\n%s", name, err, lean.Text)
+	}
+	if l2, err := Render(leanBack, Options{Lean: true}); err != nil || l2.Text != lean.Text {
+		t.Errorf("%s: lean render -> parse -> render is not a fixed point (%v):\n%s", name, err, firstDiff(lean.Text, l2.Text))
+	}
 	totalValid, total := 0, 0
 	for i, orig := range set.Tools {
 		got := back.Tools[i]

@@ -20,12 +20,6 @@ func (r *renderer) typeOf(s *ojson.Value, c ctx) *sexpr.Node {
 	// $defs blocks are reached through references; unused entries are
 	// counted once per tool root by Render, nested ones simply vanish.
 	ms = drop(ms, "$defs", "definitions")
-	if len(ms) == 1 && ms[0].Key == "not" && isEmptySchema(ms[0].Value) {
-		if ms[0].Value.Kind == ojson.Object {
-			r.strip(ms[0].Value) // count what is left out inside
-		}
-		return sexpr.Sym("never")
-	}
 
 	// anyOf [{"type": A}, {"type": B}] is "type": [A, B]; writing both the
 	// same way keeps keywords next to them where a type array puts them.
@@ -102,25 +96,13 @@ func (r *renderer) typeOf(s *ojson.Value, c ctx) *sexpr.Node {
 		return r.withPairs(r.combinator("all", al, c), drop(ms, "allOf"), c, true)
 	}
 	if nt := get(ms, "not"); nt != nil {
-		return r.withPairs(sexpr.L(sexpr.Sym("not"), r.typeOf(nt, c.in(c.hint))), drop(ms, "not"), c, false)
+		n := r.withPairs(sexpr.L(sexpr.Sym("not"), r.typeOf(nt, c.in(c.hint))), drop(ms, "not"), c, false)
+		if len(n.Items) == 2 && n.Items[1].IsSym("any") {
+			return sexpr.Sym("never") // {"not": {}}
+		}
+		return n
 	}
 	return r.withPairs(sexpr.Sym("any"), ms, c, false)
-}
-
-// isEmptySchema: {} or true, ignoring keys that are left out.
-func isEmptySchema(v *ojson.Value) bool {
-	if v.Kind == ojson.Bool {
-		return v.Bool
-	}
-	if v.Kind != ojson.Object {
-		return false
-	}
-	for _, m := range v.Members {
-		if !leftOutKey(m.Key) {
-			return false
-		}
-	}
-	return true
 }
 
 // bareTypes turns anyOf members that are each only a distinct "type" (a
