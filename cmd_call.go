@@ -31,12 +31,13 @@ type callFlags struct {
 	concurrency int
 	stopOnError bool
 	out         outputFlags
+	aql         aqlFlags
 }
 
-// runCall runs an S-expression call, a (batch ...), or JSON
-// ({"name","arguments"} or a list of them) against the server, with the
-// agent safety rules of package policy, and prints the results as MCP-Term
-// data or JSON.
+// runCall runs an S-expression call, a (batch ...), JSON ({"name",
+// "arguments"} or a list of them) or an MCP-AQL document against the
+// server, with the agent safety rules of package policy, and prints the
+// results as MCP-Term data or JSON (AQL answers as AQL responses).
 func (c *cli) runCall(args []string) int {
 	fs := flag.NewFlagSet("call", flag.ContinueOnError)
 	fs.SetOutput(c.stderr)
@@ -45,7 +46,7 @@ func (c *cli) runCall(args []string) int {
 	var cf callFlags
 	fs.StringVar(&cf.file, "f", "", "read the call from `FILE` (- for stdin) instead of the argument")
 	fs.BoolVar(&cf.dryRun, "dry-run", false, "parse and check the call against the tool list, print it, run nothing")
-	fs.StringVar(&cf.printAs, "print", "json", "with --dry-run: json (the tools/call requests) or term (canonical MCP-Term)")
+	fs.StringVar(&cf.printAs, "print", "json", "with --dry-run: json (the tools/call requests), term (canonical MCP-Term) or aql (AQL requests)")
 	fs.Var(&cf.allow, "allow", "run only tools matching this `PATTERN` (glob; repeatable, or comma-separated)")
 	fs.Var(&cf.deny, "deny", "never run tools matching this `PATTERN` (wins over --allow)")
 	fs.BoolVar(&cf.readOnly, "read-only", false, "refuse every tool not annotated readOnlyHint: true")
@@ -54,11 +55,14 @@ func (c *cli) runCall(args []string) int {
 	fs.IntVar(&cf.concurrency, "concurrency", -1, "batch calls in flight at once (default: as the batch says, else 1)")
 	fs.BoolVar(&cf.stopOnError, "stop-on-error", false, "skip the rest of a batch after a failed call")
 	cf.out.register(fs, "sexpr")
+	cf.aql.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(c.stderr, "usage: mcpterm call [flags] [server selection] 'EXPR'")
 		fmt.Fprintln(c.stderr, "       mcpterm call [flags] [server selection] -f FILE|-")
-		fmt.Fprintln(c.stderr, "EXPR: (tool arg ... :name value), (batch (1 CALL) (2 CALL) ...), {\"name\": ..., \"arguments\": {...}} or a JSON list of those")
-		fmt.Fprintln(c.stderr, "exit: 0 ok, 1 tool error, 2 usage/parse/validation/refused, 3 connection, 4 timeout")
+		fmt.Fprintln(c.stderr, "EXPR: (tool arg ... :name value), (batch (1 CALL) (2 CALL) ...), {\"name\": ..., \"arguments\": {...}} or a JSON list of those,")
+		fmt.Fprintln(c.stderr, "      or MCP-AQL: {\"operation\": ..., \"params\": {...}}, {\"operations\": [...]}, {\"operation\": \"introspect\", \"params\": {\"query\": \"operations\"}}")
+		fmt.Fprintln(c.stderr, "output: MCP-Term data (ok ...)/(err ...) by default; AQL input prints the AQL response JSON unless --output sexpr")
+		fmt.Fprintln(c.stderr, "exit: 0 ok, 1 tool error (AQL: success false from the tool), 2 usage/parse/validation/refused, 3 connection, 4 timeout")
 		fs.PrintDefaults()
 	}
 	pos, cmdline, err := parseInterleaved(fs, args)
@@ -70,11 +74,27 @@ func (c *cli) runCall(args []string) int {
 	}
 	sf.cmdline = cmdline
 	src, err := c.callSource(cf.file, pos)
+	isAQL := err == nil && isAQLSource(src)
+	outputSet := false
+	fs.Visit(func(f *flag.Flag) { outputSet = outputSet || f.Name == "output" })
+	if isAQL && !outputSet {
+		cf.out.output = "json" // AQL answers are AQL responses unless asked otherwise
+	}
 	if err == nil {
 		err = cf.out.check()
 	}
 	if err == nil && cf.concurrency > call.MaxConcurrency {
 		err = usagef("--concurrency %d: at most %d", cf.concurrency, call.MaxConcurrency)
+	}
+	if err == nil && isAQL && cf.concurrency > 1 {
+		err = usagef("--concurrency %d: AQL batches run in array order, one operation at a time", cf.concurrency)
+	}
+	if err == nil && !isAQL && cf.aql.endpoint != "" {
+		err = usagef("--aql-endpoint is for AQL input ({\"operation\": ...})")
+	}
+	var ao aqlOptions
+	if err == nil {
+		ao, err = cf.aql.options()
 	}
 	if err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm call:", err)
@@ -99,7 +119,10 @@ func (c *cli) runCall(args []string) int {
 		return exitFor(err)
 	}
 	if cf.dryRun {
-		return c.dryRunCall(set, src, cf.printAs)
+		return c.dryRunCall(set, src, cf.printAs, ao)
+	}
+	if isAQL {
+		return c.runAQLCall(ctx, cn, set, src, &cf, ao, pol, rec)
 	}
 	if cn.s.IsOffline() {
 		fmt.Fprintln(c.stderr, "mcpterm call: offline: --tools gives a tool list but no server to run it; add --dry-run to check the call, or choose a server")
@@ -115,7 +138,7 @@ func (c *cli) runCall(args []string) int {
 	}
 	batch.StopOnError = batch.StopOnError || cf.stopOnError
 
-	rec.init(c, cn, src, batch, cf.audit)
+	rec.init(c, cn, src, batch.IsBatch, cf.audit)
 
 	// The policy sees the whole batch before anything runs, so a refused
 	// call never leaves the others half done.
@@ -144,15 +167,7 @@ func (c *cli) runCall(args []string) int {
 	}
 
 	text := renderResults(batch.IsBatch, results, cf.out.output)
-	printed := safe.Text(cn.redactor.Redact(text))
-	cut := 0
-	if cf.out.maxOutput > 0 {
-		printed, cut = safe.Cut(printed, cf.out.maxOutput)
-	}
-	if !strings.HasSuffix(printed, "\n") {
-		printed += "\n"
-	}
-	io.WriteString(c.stdout, printed)
+	cut := c.printCallOutput(cn, text, cf.out.maxOutput)
 
 	exit := exitOK
 	for _, r := range results {
@@ -166,6 +181,21 @@ func (c *cli) runCall(args []string) int {
 		rec.ran(r, len(text), cut)
 	}
 	return exit
+}
+
+// printCallOutput prints what a call answered: secrets masked, terminal
+// controls removed, capped by --max-output. It returns how many bytes the
+// cap left out.
+func (c *cli) printCallOutput(cn *connection, text string, maxOutput int) (cut int) {
+	printed := safe.Text(cn.redactor.Redact(text))
+	if maxOutput > 0 {
+		printed, cut = safe.Cut(printed, maxOutput)
+	}
+	if !strings.HasSuffix(printed, "\n") {
+		printed += "\n"
+	}
+	io.WriteString(c.stdout, printed)
+	return cut
 }
 
 // callSource reads the call text from the argument or -f.
@@ -329,13 +359,13 @@ type callRecorder struct {
 	server string
 }
 
-func (r *callRecorder) init(c *cli, cn *connection, src string, b *call.Batch, auditPath string) {
+func (r *callRecorder) init(c *cli, cn *connection, src string, isBatch bool, auditPath string) {
 	r.c, r.cn, r.src = c, cn, src
 	r.server = cn.s.Info().Name
 	if r.server == "" {
 		r.server = cn.s.Source().String()
 	}
-	if b.IsBatch {
+	if isBatch {
 		r.batch = clipSource(src)
 	}
 	home, _ := os.UserHomeDir()
