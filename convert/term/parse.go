@@ -56,7 +56,9 @@ func (cv *conv) use(name string) {
 	}
 }
 
-// ParseDocument is Parse that also returns the declared short codes.
+// ParseDocument is Parse that also returns the declared short codes, which
+// a caller resolving calls against a document (rather than a live server)
+// needs.
 func ParseDocument(src string) (*Parsed, error) {
 	forms, err := sexpr.Parse(src)
 	if err != nil {

@@ -48,7 +48,11 @@ const maxOutputFactor = 16
 // written as lists; deeper data becomes (json "...").
 const maxDataDepth = 24
 
-// Render converts a whole tool list to one MCP-Term document.
+// Render converts a whole tool list to one MCP-Term document. It works on
+// the whole list at once because deftypes are shared across tools: a $defs
+// block every tool repeats is written once, and short codes must be unique
+// within the server. It fails only when the document would grow far beyond
+// the input (schemas that point into themselves over and over).
 func Render(set *toolset.Set, opts Options) (*Document, error) {
 	r := newRenderer(opts)
 	names := make([]string, len(set.Tools))
