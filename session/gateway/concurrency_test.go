@@ -43,7 +43,9 @@ func TestConcurrentClients(t *testing.T) {
 	}
 	time.Sleep(5 * time.Millisecond)
 	upSrv.AddTool(mcp.NewTool("extra", mcp.WithDescription("Added while clients call.")),
-		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return mcp.NewToolResultText("here"), nil })
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("here"), nil
+		})
 	wg.Wait()
 	close(errs)
 	for err := range errs {

@@ -1,10 +1,13 @@
 package gateway
 
 import (
+	"context"
+	"net"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpterm/mcpterm/session"
@@ -85,5 +88,56 @@ func TestFaultsUpstreamGone(t *testing.T) {
 	}
 	if res, err := c.ListTools(ctxT(t, 5*time.Second), mcp.ListToolsRequest{}); err != nil || len(res.Tools) != 1 {
 		t.Fatalf("tools/list with the upstream gone: %v", err)
+	}
+}
+
+// TestCancellationOverHTTP: a client that gives up on a call over
+// streamable HTTP cancels the upstream call too.
+func TestCancellationOverHTTP(t *testing.T) {
+	up := demoSession(t)
+	g := newGateway(t, up, Options{Mode: ModeTerm, Policy: allowAll(t)})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- g.ServeStreamable(sctx, ln, nil) }()
+	t.Cleanup(func() { stop(); <-served })
+
+	c, err := client.NewStreamableHttpClient("http://" + ln.Addr().String() + HTTPPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := ctxT(t, 20*time.Second)
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = "2025-11-25"
+	init.Params.ClientInfo = mcp.Implementation{Name: "cancel-test", Version: "0"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		t.Fatal(err)
+	}
+	cctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "mcp_term"
+	req.Params.Arguments = map[string]any{"expr": `(lot :steps 50 :delay_ms 100)`}
+	start := time.Now()
+	if _, err := c.CallTool(cctx, req); err == nil {
+		t.Fatal("a call given up on returned no error")
+	}
+	waitFor(t, 5*time.Second, "the upstream call to be cancelled", func() bool {
+		for _, m := range up.Tap().Messages() {
+			if m.Method == "notifications/cancelled" {
+				return true
+			}
+		}
+		return false
+	})
+	if d := time.Since(start); d > 4*time.Second {
+		t.Errorf("cancellation took %v; the upstream job runs 5 s", d)
 	}
 }

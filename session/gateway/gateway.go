@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpterm/mcpterm/convert/aql"
@@ -131,9 +132,14 @@ func New(ctx context.Context, up session.Client, opts Options) (*Gateway, error)
 	g.st.Store(st)
 	g.srv = g.newServer()
 	g.srv.SetTools(st.tools...)
+	if up.Info().Capabilities.Resources != nil {
+		g.srv.AddResourceTemplate(mcp.NewResourceTemplate(catchAll, "upstream"), g.readResource)
+	}
+	// Tools are what the gateway is for; an upstream whose resources or
+	// prompts cannot be listed is still served, with those lists empty
+	// until a list_changed or a reconnect fetches them again.
 	if err := g.syncLists(ctx); err != nil {
-		g.stop()
-		return nil, fmt.Errorf("gateway: %w", err)
+		g.notef("listing the upstream's resources and prompts: %v", err)
 	}
 	// Subscribe before returning so no list_changed published from now on
 	// is missed.

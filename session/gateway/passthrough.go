@@ -20,7 +20,6 @@ type passLists struct {
 	resources []mcp.Resource
 	templates []mcp.ResourceTemplate
 	prompts   []mcp.Prompt
-	routed    bool // the catch-all template is registered
 }
 
 // catchAll is the one resource template the gateway registers with mcp-go:
@@ -52,12 +51,7 @@ func (g *Gateway) syncResources(ctx context.Context, notify bool) error {
 	}
 	g.pass.mu.Lock()
 	g.pass.resources, g.pass.templates = rs, ts
-	first := !g.pass.routed
-	g.pass.routed = true
 	g.pass.mu.Unlock()
-	if first {
-		g.srv.AddResourceTemplate(mcp.NewResourceTemplate(catchAll, "upstream"), g.readResource)
-	}
 	if notify {
 		g.srv.SendNotificationToAllClients(string(mcp.MethodNotificationResourcesListChanged), nil)
 	}
