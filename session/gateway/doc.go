@@ -8,10 +8,12 @@
 //   - ModeTerm: one tool, mcp_term, whose description carries the MCP-Term
 //     declarations of every upstream tool (full or lean) and whose one input,
 //     expr, is an MCP-Term call or (batch ...). The answer is the (ok ...) /
-//     (err ...) form as text; a call that does not read or validate is refused
-//     before anything reaches the server, with the position and what was
-//     expected there. Non-text content (images, audio, embedded resources)
-//     is passed on after the text, as the upstream sent it.
+//     (err ...) form as text, or (results (ID ...) ...) for a batch, which is
+//     isError only when every call in it failed. A call that does not read
+//     or validate is refused before anything reaches the server, with the
+//     position and what was expected there. Non-text content (images, audio,
+//     embedded resources) is passed on after the text, as the upstream sent
+//     it.
 //   - ModeAQLSingle, ModeAQLSemantic: the MCP-AQL endpoints of package aql
 //     (mcp_aql, or mcp_aql_create|read|update|delete|execute); introspect is
 //     answered from the upstream schemas without a server call; results are
@@ -39,5 +41,7 @@
 // the upstream dies, hangs past its call timeout or answers with something
 // that is not MCP, the client gets a tool error saying so (isError, never a
 // protocol error that could end the client's session), the gateway keeps
-// serving, and the next call reconnects the upstream first.
+// serving, and the next call reconnects the upstream first. The upstream's
+// stderr lines and the session's notices go to Options.Notef, for the
+// operator; clients never see them.
 package gateway

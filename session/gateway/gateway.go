@@ -233,6 +233,12 @@ func (g *Gateway) loop(events <-chan session.Event) {
 				g.onListChanged(e.Source)
 			case session.EventLog:
 				g.forwardLog(e)
+			case session.EventStderr, session.EventGarbage:
+				// For the operator: a stdio server's complaints are often
+				// the only clue to why it misbehaves.
+				g.notef("upstream %s: %s", e.Kind, e.Text)
+			case session.EventNotice:
+				g.notef("upstream: %s", e.Text)
 			}
 		}
 	}
