@@ -37,13 +37,19 @@ type serverFlags struct {
 
 // register adds the selection flags to fs.
 func (sf *serverFlags) register(fs *flag.FlagSet) {
+	sf.registerLive(fs)
+	fs.StringVar(&sf.tools, "tools", "", "offline: a saved tools/list result `FILE` instead of a server")
+}
+
+// registerLive adds every selection flag but --tools, for a subcommand
+// that reads --tools its own way (tokens takes it repeatedly).
+func (sf *serverFlags) registerLive(fs *flag.FlagSet) {
 	fs.StringVar(&sf.url, "url", "", "connect to a streamable HTTP server at `URL`")
 	fs.BoolVar(&sf.sse, "sse", false, "with --url: use the legacy HTTP+SSE transport")
 	fs.Var(&sf.headers, "header", "with --url: send the HTTP header `'K: V'` (repeatable)")
 	fs.StringVar(&sf.bearerEnv, "bearer-token-env", "", "with --url: send 'Authorization: Bearer $`VAR`'")
 	fs.StringVar(&sf.server, "server", "", "connect to the server called `NAME` in an mcpServers config")
 	fs.Var(&sf.configs, "config", "with --server: read this mcpServers config `FILE` (repeatable; default: the usual places)")
-	fs.StringVar(&sf.tools, "tools", "", "offline: a saved tools/list result `FILE` instead of a server")
 	fs.StringVar(&sf.trace, "trace", "", "write every JSON-RPC message to `FILE` as JSON lines")
 	fs.DurationVar(&sf.timeout, "timeout", 60*time.Second, "give up on a request after this long without an answer or progress")
 }

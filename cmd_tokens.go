@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/mcpterm/mcpterm/convert"
 	"github.com/mcpterm/mcpterm/convert/toolset"
+	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/tokens"
 )
 
@@ -19,10 +21,16 @@ import (
 const tokensMaxFile = 64 << 20
 
 // toolSetSource yields the tool lists a report covers, one per server. The
-// report only ever sees *toolset.Set values, so the live server selection
-// (demo, -- CMD, --url, --server) plugs in by returning another source from
-// tokensSource, without touching the counting or the formats.
+// report only ever sees *toolset.Set values, so saved lists (--tools, any
+// number) and a live server (demo, -- CMD, --url, --server) differ only in
+// the source tokensSource returns.
 type toolSetSource func() ([]*toolset.Set, error)
+
+// exitCodeError is a failure already reported on stderr, carrying the exit
+// code to end with (3 for a server that cannot be reached, say).
+type exitCodeError struct{ code int }
+
+func (e *exitCodeError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
 // tokensFileList is a repeatable string flag.
 type tokensFileList []string
@@ -33,26 +41,31 @@ func (l *tokensFileList) Set(v string) error { *l = append(*l, v); return nil }
 func (c *cli) runTokens(args []string) int {
 	fs := flag.NewFlagSet("mcpterm tokens", flag.ContinueOnError)
 	fs.SetOutput(c.stderr)
+	var sf serverFlags
+	sf.registerLive(fs)
 	var files tokensFileList
-	fs.Var(&files, "tools", "a saved tools/list result (repeatable: one section per server plus a grand total)")
+	fs.Var(&files, "tools", "offline: a saved tools/list result `FILE` instead of a server (repeatable: one section per server plus a grand total)")
 	enc := fs.String("encoding", tokens.DefaultEncoding, "tokenizer: "+strings.Join(tokens.Encodings(), " or "))
 	format := fs.String("format", "table", "output: "+strings.Join(tokens.Formats(), ", "))
 	sortBy := fs.String("sort", "order", "tool order: order (as the server lists them), name, or a form name (largest first)")
 	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "usage: mcpterm tokens [--tools FILE ...] [--encoding E] [--format table|md|json|csv] [--sort FIELD]")
+		fmt.Fprintln(c.stderr, "usage: mcpterm tokens [--encoding E] [--format table|md|json|csv] [--sort FIELD] [server selection | --tools FILE ...]")
 		fmt.Fprintln(c.stderr, "\nToken counts of every rendering (convert --to FORM) per tool and per server, with savings")
-		fmt.Fprintln(c.stderr, "against the json baseline and the floor. See docs/tokens.md.")
+		fmt.Fprintln(c.stderr, "against the json baseline and the floor, and the AQL forms' true cost (upfront plus the")
+		fmt.Fprintln(c.stderr, "introspect answers a model reads later). No selection: the built-in demo server. See docs/tokens.md.")
 		fmt.Fprintln(c.stderr)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	pos, cmdline, err := parseInterleaved(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
 		return exitUsage
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(c.stderr, "mcpterm tokens: unexpected argument %q\n", fs.Arg(0))
+	sf.cmdline = cmdline
+	if len(pos) > 0 {
+		fmt.Fprintf(c.stderr, "mcpterm tokens: unexpected argument %s (a server command goes after --)\n", quoteArg(pos[0]))
 		return exitUsage
 	}
 	if !slices.Contains(tokens.Formats(), *format) {
@@ -69,13 +82,17 @@ func (c *cli) runTokens(args []string) int {
 		return exitUsage
 	}
 	counter.Load() // the ranks load while the tool lists are read
-	src, err := c.tokensSource(files)
+	src, err := c.tokensSource(files, &sf)
 	if err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm tokens:", err)
 		return exitUsage
 	}
 	sets, err := src()
 	if err != nil {
+		var ec *exitCodeError
+		if errors.As(err, &ec) {
+			return ec.code
+		}
 		fmt.Fprintln(c.stderr, "mcpterm tokens:", err)
 		return exitUsage
 	}
@@ -116,11 +133,14 @@ func tokensSortFields() []string {
 	return fields
 }
 
-// tokensSource picks where the tool lists come from. Live servers (the
-// shared server selection from the session package) will be chosen here.
-func (c *cli) tokensSource(files []string) (toolSetSource, error) {
+// tokensSource picks where the tool lists come from: the --tools files, or
+// the one server the selection flags name (the demo server when none).
+func (c *cli) tokensSource(files []string, sf *serverFlags) (toolSetSource, error) {
 	if len(files) == 0 {
-		return nil, errors.New("give one or more --tools FILE (a saved tools/list result); live servers are not wired into tokens yet")
+		return func() ([]*toolset.Set, error) { return c.tokensLive(sf) }, nil
+	}
+	if len(sf.cmdline) > 0 || sf.url != "" || sf.server != "" {
+		return nil, usagef("choose one server: -- CMD ARGS, --url, --server or --tools")
 	}
 	return func() ([]*toolset.Set, error) {
 		var sets []*toolset.Set
@@ -133,6 +153,33 @@ func (c *cli) tokensSource(files []string) (toolSetSource, error) {
 		}
 		return sets, nil
 	}, nil
+}
+
+// tokensLive lists the selected server's tools. Failures are reported here,
+// with the exit codes every subcommand uses.
+func (c *cli) tokensLive(sf *serverFlags) ([]*toolset.Set, error) {
+	ctx := context.Background()
+	cn, code := c.connect(ctx, "tokens", sf, session.Options{})
+	if cn == nil {
+		return nil, &exitCodeError{code}
+	}
+	defer cn.close()
+	set, err := cn.s.Tools(ctx)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "mcpterm tokens: listing tools: %s\n", c.clean(cn.redactor, err.Error()))
+		return nil, &exitCodeError{exitFor(err)}
+	}
+	for _, w := range cn.s.ToolWarnings() {
+		fmt.Fprintf(c.stderr, "mcpterm tokens: warning: %s\n", c.clean(cn.redactor, w))
+	}
+	// The session keeps the list it returned; the report gets a copy whose
+	// source note cannot carry a secret from the command line.
+	cp := *set
+	cp.Source = c.clean(cn.redactor, set.Source)
+	if cp.Server == "" {
+		cp.Server = cp.Source
+	}
+	return []*toolset.Set{&cp}, nil
 }
 
 // tokensReadFile loads one saved tool list, naming the server after the file

@@ -3,10 +3,16 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpterm/mcpterm/session/demo"
 )
 
 // tokensCLI runs `mcpterm tokens ARGS` in-process.
@@ -91,7 +97,9 @@ func TestTokensFormats(t *testing.T) {
 
 func TestTokensUsageErrors(t *testing.T) {
 	cases := [][]string{
-		{},
+		{"--tools", tokensFixture, "--url", "http://127.0.0.1:1/mcp"},
+		{"--tools", tokensFixture, "--", "some-server"},
+		{"--sse"},
 		{"--tools", tokensFixture, "--encoding", "p50k_base"},
 		{"--tools", tokensFixture, "--format", "xml"},
 		{"--tools", tokensFixture, "--sort", "size"},
@@ -104,5 +112,57 @@ func TestTokensUsageErrors(t *testing.T) {
 		if code != exitUsage || out != "" || errOut == "" {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out, errOut)
 		}
+	}
+}
+
+// TestTokensLive: with no --tools the report covers the selected server,
+// the built-in demo by default, like every other subcommand.
+func TestTokensLive(t *testing.T) {
+	code, out, errOut := tokensCLI(t, "--format", "json")
+	if code != exitOK {
+		t.Fatalf("demo: exit %d %s", code, errOut)
+	}
+	var doc struct {
+		Server string `json:"server"`
+		Tools  []struct {
+			Name  string         `json:"name"`
+			Forms map[string]int `json:"forms"`
+		} `json:"tools"`
+		Totals map[string]int `json:"totals"`
+		AQL    map[string]struct {
+			Upfront          int `json:"upfront"`
+			OperationsList   int `json:"operations_list"`
+			OperationDetails int `json:"operation_details"`
+			TrueCost         int `json:"true_cost"`
+		} `json:"aql"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Server != "mcpterm-demo" || len(doc.Tools) < 6 || doc.Totals["json"] == 0 {
+		t.Fatalf("%+v", doc)
+	}
+	// A tool's AQL cell is its operation's introspect details, not a
+	// one-tool AQL server; the true cost adds them to the upfront figure.
+	sum := 0
+	for _, tool := range doc.Tools {
+		sum += tool.Forms["aql_single"]
+	}
+	single := doc.AQL["aql_single"]
+	if single.Upfront != doc.Totals["aql_single"] || single.OperationDetails != sum || single.TrueCost != single.Upfront+single.OperationsList+sum {
+		t.Errorf("aql_single %+v, tool cells add up to %d", single, sum)
+	}
+
+	// The same server over HTTP, chosen with --url, counts the same.
+	srv := httptest.NewServer(server.NewStreamableHTTPServer(demo.New(demo.Options{Seed: 1})))
+	defer srv.Close()
+	code, out2, errOut := tokensCLI(t, "--format", "json", "--url", srv.URL+"/mcp")
+	source := regexp.MustCompile(`"source": "[^"]*"`)
+	if code != exitOK || !strings.Contains(out2, srv.URL) || source.ReplaceAllString(out2, "") != source.ReplaceAllString(out, "") {
+		t.Errorf("--url: exit %d %s\n%s", code, errOut, out2)
+	}
+	code, _, errOut = tokensCLI(t, "--", "/nonexistent/mcp-server")
+	if code != exitConnect || !strings.Contains(errOut, "/nonexistent/mcp-server") {
+		t.Errorf("unreachable server: exit %d %q", code, errOut)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -52,20 +54,32 @@ func TestTableFormat(t *testing.T) {
 	if containsESC(out) {
 		t.Fatalf("table carries escape sequences:\n%q", out)
 	}
-	// Every section's rows are aligned: numbers are right-aligned, so all
-	// rows of one table have the same display width.
+	// Every table is aligned: numbers are right-aligned, so all rows of one
+	// table have the same display width. A section holds the counts table
+	// and, after a note line, the AQL true-cost table.
 	for _, section := range strings.Split(out, "\n\n") {
 		lines := strings.Split(strings.TrimSpace(section), "\n")
+		var tables [][]int
 		var widths []int
 		for _, l := range lines[1:] {
 			if strings.HasPrefix(l, "left out") || strings.Contains(l, " failed") || strings.HasPrefix(l, "no grand total") {
 				break
 			}
+			if strings.HasPrefix(l, "aql_single, aql_semantic:") {
+				tables, widths = append(tables, widths), nil
+				continue
+			}
 			widths = append(widths, runewidth.StringWidth(l))
 		}
-		for _, w := range widths {
-			if w != widths[0] {
-				t.Fatalf("ragged table (widths %v):\n%s", widths, section)
+		tables = append(tables, widths)
+		if len(tables) != 2 || len(tables[1]) != 3 {
+			t.Fatalf("want a counts table and a 3-row AQL table:\n%s", section)
+		}
+		for _, widths := range tables {
+			for _, w := range widths {
+				if w != widths[0] {
+					t.Fatalf("ragged table (widths %v):\n%s", widths, section)
+				}
 			}
 		}
 		if !strings.Contains(section, "\ntotal ") || !strings.Contains(section, "saved vs json") {
@@ -91,7 +105,7 @@ func TestMarkdownFormat(t *testing.T) {
 	}
 	// The tool name's '|' must not add a column.
 	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(l, "| a") {
+		if strings.HasPrefix(l, `| a\|b`) {
 			if n := strings.Count(strings.ReplaceAll(l, `\|`, ""), "|"); n != len(r.Forms)+2 {
 				t.Fatalf("row has %d separators, want %d: %s", n, len(r.Forms)+2, l)
 			}
@@ -123,6 +137,12 @@ func TestJSONFormat(t *testing.T) {
 	if v.Get("left_out").Get("icons").Get("count").Num != "1" {
 		t.Fatalf("left_out %s", v.Get("left_out").Compact())
 	}
+	aqlSingle := v.Get("aql").Get("aql_single")
+	want := one.Servers[0].AQL["aql_single"]
+	if aqlSingle == nil || aqlSingle.Get("true_cost").Num.String() != strconv.Itoa(want.True()) || aqlSingle.Get("upfront").Num.String() != strconv.Itoa(want.Upfront) ||
+		aqlSingle.Get("operations_list").Num.String() != strconv.Itoa(want.OperationsList) || aqlSingle.Get("true_saved_vs_json_pct") == nil {
+		t.Fatalf("aql %s, want %+v", v.Get("aql").Compact(), want)
+	}
 
 	r := twoServerReport(t)
 	var multi struct {
@@ -131,13 +151,19 @@ func TestJSONFormat(t *testing.T) {
 			Server string         `json:"server"`
 			Totals map[string]int `json:"totals"`
 		} `json:"servers"`
-		GrandTotal map[string]int `json:"grand_total"`
+		GrandTotal    map[string]int `json:"grand_total"`
+		AQLGrandTotal map[string]struct {
+			TrueCost int `json:"true_cost"`
+		} `json:"aql_grand_total"`
 	}
 	if err := json.Unmarshal([]byte(writeString(t, r, "json")), &multi); err != nil {
 		t.Fatal(err)
 	}
 	if len(multi.Servers) != 2 || multi.Encoding != O200kBase {
 		t.Fatalf("%+v", multi)
+	}
+	if got, want := multi.AQLGrandTotal["aql_semantic"].TrueCost, r.Servers[0].AQL["aql_semantic"].True()+r.Servers[1].AQL["aql_semantic"].True(); got != want || got == 0 {
+		t.Errorf("aql grand total %d, want %d", got, want)
 	}
 	for _, f := range r.Forms {
 		if _, failed := r.Servers[0].Errors[f]; failed {
@@ -158,14 +184,46 @@ func TestCSVFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 1+3+2 {
-		t.Fatalf("%d records, want a header and one per tool", len(recs))
+	// A header, one row per tool, two AQL rows per server.
+	if len(recs) != 1+3+2+2+2 {
+		t.Fatalf("%d records, want a header, one per tool and two AQL rows per server", len(recs))
 	}
-	if recs[0][0] != "server" || recs[0][1] != "tool" || recs[0][2] != Baseline || len(recs[0]) != 2+len(r.Forms) {
+	if recs[0][0] != "server" || recs[0][1] != "tool" || recs[0][2] != Baseline || len(recs[0]) != 3+len(r.Forms) || recs[0][len(recs[0])-1] != "row" {
 		t.Fatalf("header %v", recs[0])
 	}
-	if recs[1][1] != "data_platform_query" || recs[1][2] == "" {
+	if recs[1][1] != "data_platform_query" || recs[1][2] == "" || recs[1][len(recs[1])-1] != "tool" {
 		t.Fatalf("row %v", recs[1])
+	}
+	if up := recs[4]; up[1] != "" || up[2] != "" || up[len(up)-1] != "aql_upfront" {
+		t.Fatalf("AQL row %v", up)
+	}
+}
+
+// TestCSVSumsToTrueCost: an AQL column added up over one server's rows is
+// that server's true cost, so a spreadsheet sum means what it says.
+func TestCSVSumsToTrueCost(t *testing.T) {
+	r := twoServerReport(t)
+	recs, err := csv.NewReader(strings.NewReader(writeString(t, r, "csv"))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range r.AQLForms() {
+		col := slices.Index(recs[0], f)
+		for _, s := range r.Servers {
+			sum := 0
+			for _, rec := range recs[1:] {
+				if rec[0] == csvText(serverName(s)) && rec[col] != "" {
+					n, err := strconv.Atoi(rec[col])
+					if err != nil {
+						t.Fatal(err)
+					}
+					sum += n
+				}
+			}
+			if want := s.AQL[f].True(); sum != want || want == 0 {
+				t.Errorf("%s/%s: column sums to %d, true cost %d", s.Server, f, sum, want)
+			}
+		}
 	}
 }
 

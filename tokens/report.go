@@ -38,9 +38,16 @@ type ServerReport struct {
 	Errors map[string]string
 	// LeftOut is what compact forms omit, with its cost in json_full tokens.
 	LeftOut map[string]LeftOutPart
+	// AQL is the true cost of each AQL form (see AQLCost); AQLErrors says
+	// why one could not be worked out.
+	AQL       map[string]AQLCost
+	AQLErrors map[string]string
 }
 
-// ToolCounts is one tool: each form rendered for a set holding only it.
+// ToolCounts is one tool: each form rendered for a set holding only it,
+// except the AQL forms, whose cell is the introspect exchange for the
+// tool's operation (a one-tool AQL server would be a misleading figure:
+// the upfront cost is paid once per server, the details per operation).
 type ToolCounts struct {
 	Name   string
 	Counts map[string]int
@@ -67,6 +74,7 @@ func Build(c *Counter, sets []*toolset.Set, forms []convert.Form) (*Report, erro
 		sr := &ServerReport{
 			Server: set.Server, Source: set.Source,
 			Totals: map[string]int{}, Errors: map[string]string{},
+			AQL: map[string]AQLCost{}, AQLErrors: map[string]string{},
 		}
 		for _, f := range forms {
 			n, err := countForm(c, f, set)
@@ -76,10 +84,39 @@ func Build(c *Counter, sets []*toolset.Set, forms []convert.Form) (*Report, erro
 			}
 			sr.Totals[f.Name] = n
 		}
+		perTool := map[string]map[string]int{} // AQL form -> tool -> details exchange
+		for _, f := range forms {
+			mode, ok := aqlForms[f.Name]
+			if !ok {
+				continue
+			}
+			cost, tools, err := introspectCosts(c, set, mode)
+			if err != nil {
+				sr.AQLErrors[f.Name] = err.Error()
+				continue
+			}
+			perTool[f.Name] = tools
+			if up, ok := sr.Totals[f.Name]; ok {
+				cost.Upfront = up
+				sr.AQL[f.Name] = cost
+			} else {
+				sr.AQLErrors[f.Name] = "the upfront document failed to render"
+			}
+		}
 		for _, t := range set.Tools {
 			tc := ToolCounts{Name: t.Name, Counts: map[string]int{}, Errors: map[string]string{}}
 			single := convert.Single(set, t)
 			for _, f := range forms {
+				if IsAQLForm(f.Name) {
+					if msg, failed := sr.AQLErrors[f.Name]; failed && perTool[f.Name] == nil {
+						tc.Errors[f.Name] = msg
+					} else if n, ok := perTool[f.Name][t.Name]; ok {
+						tc.Counts[f.Name] = n
+					} else {
+						tc.Errors[f.Name] = "no AQL operation for this tool"
+					}
+					continue
+				}
 				n, err := countForm(c, f, single)
 				if err != nil {
 					tc.Errors[f.Name] = err.Error()

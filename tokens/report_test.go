@@ -4,9 +4,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcpterm/mcpterm/convert"
+	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 )
@@ -104,6 +107,9 @@ func TestReportCountsRenderedText(t *testing.T) {
 		}
 		if got, want := s.Totals[f.Name], e.count(text); got != want {
 			t.Errorf("%s total %d, rendered text counts %d", f.Name, got, want)
+		}
+		if IsAQLForm(f.Name) {
+			continue // tool cells are introspect exchanges: TestAQLCells
 		}
 		for i, tool := range set.Tools {
 			text, err := f.Render(convert.Single(set, tool))
@@ -281,4 +287,102 @@ func FuzzReport(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestAQLCells: an AQL form's tool cell is the introspect exchange for the
+// tool's operation (request and answer, counted by an uncached encoder), and
+// the true cost adds upfront, operations list and every operation's details.
+func TestAQLCells(t *testing.T) {
+	e := testEncoder(t, O200kBase)
+	c := testCounter(t, O200kBase)
+	sets := []*toolset.Set{hardSet(t), loadSet(t, filepath.Join("..", "convert", "aql", "testdata", "todo.tools.json"))}
+	r, err := Build(c, sets, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(r.AQLForms(), ","); got != "aql_single,aql_semantic" {
+		t.Fatalf("AQL forms %q", got)
+	}
+	for i, set := range sets {
+		s := r.Servers[i]
+		for f, mode := range map[string]aql.Mode{"aql_single": aql.Single, "aql_semantic": aql.Semantic} {
+			xs, err := aql.IntrospectCostsFor(set, nil, mode)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cost, ok := s.AQL[f]
+			if !ok {
+				t.Fatalf("%s/%s: no AQL cost: %v", set.Server, f, s.AQLErrors)
+			}
+			details, list := 0, 0
+			for _, x := range xs {
+				n := e.count(x.Request) + e.count(x.Answer)
+				switch {
+				case x.Operation != "":
+					details += n
+					j := slices.IndexFunc(set.Tools, func(tl *toolset.Tool) bool { return tl.Name == x.Tool })
+					if got := s.Tools[j].Counts[f]; got != n {
+						t.Errorf("%s/%s/%s: cell %d, exchange counts %d", set.Server, f, x.Tool, got, n)
+					}
+				case strings.Contains(x.Request, `"operations"`):
+					list = n
+				}
+			}
+			if cost.Upfront != s.Totals[f] || cost.OperationsList != list || cost.Details != details || cost.Operations != len(set.Tools) {
+				t.Errorf("%s/%s: %+v, want upfront %d list %d details %d", set.Server, f, cost, s.Totals[f], list, details)
+			}
+			if cost.True() != cost.Upfront+list+details || cost.True() <= cost.Upfront || cost.TypesList == 0 {
+				t.Errorf("%s/%s: true cost %d from %+v", set.Server, f, cost.True(), cost)
+			}
+			if cost.DetailsMin > cost.DetailsMax || cost.DetailsMin*cost.Operations > cost.Details || cost.DetailsMax*cost.Operations < cost.Details {
+				t.Errorf("%s/%s: per-operation range %+v", set.Server, f, cost)
+			}
+		}
+	}
+	grand, incomplete := r.AQLGrandTotal()
+	if len(incomplete) > 0 {
+		t.Fatal(incomplete)
+	}
+	for _, f := range r.AQLForms() {
+		a, b := r.Servers[0].AQL[f], r.Servers[1].AQL[f]
+		g := grand[f]
+		if g.True() != a.True()+b.True() || g.Operations != a.Operations+b.Operations || g.DetailsMin != min(a.DetailsMin, b.DetailsMin) || g.DetailsMax != max(a.DetailsMax, b.DetailsMax) {
+			t.Errorf("%s grand total %+v from %+v and %+v", f, g, a, b)
+		}
+	}
+	// Without the AQL forms there is no AQL section.
+	plain, _ := convert.FormByName("json")
+	r, err = Build(c, sets[:1], []convert.Form{plain})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Servers[0].AQL) != 0 || len(r.AQLForms()) != 0 || strings.Contains(writeString(t, r, "table"), "true cost") {
+		t.Errorf("AQL section without AQL forms")
+	}
+}
+
+// TestAQLTrueCostOnCorpus: on every corpus server the AQL forms defer cost
+// rather than remove it: the true cost is above the upfront figure, and
+// every operation's details cost more than its upfront share.
+func TestAQLTrueCostOnCorpus(t *testing.T) {
+	c := testCounter(t, O200kBase)
+	for _, path := range corpusFiles(t) {
+		set := loadSet(t, path)
+		r, err := Build(c, []*toolset.Set{set}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := r.Servers[0]
+		for _, f := range r.AQLForms() {
+			cost := s.AQL[f]
+			if cost.Operations != len(set.Tools) || cost.True() <= cost.Upfront+cost.OperationsList {
+				t.Errorf("%s/%s: %+v", filepath.Base(path), f, cost)
+			}
+			for _, tool := range s.Tools {
+				if tool.Counts[f] <= 0 {
+					t.Errorf("%s/%s/%s: cell %d", filepath.Base(path), f, tool.Name, tool.Counts[f])
+				}
+			}
+		}
+	}
 }
