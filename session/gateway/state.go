@@ -102,7 +102,7 @@ func (g *Gateway) build(set *toolset.Set) (*state, error) {
 
 // termHowTo is the two lines before the declarations: what to write in expr
 // and what comes back.
-const termHowTo = `Calls the tools of %s, declared below in MCP-Term. expr is one call, (CODE ARG ... :PARAM VALUE ...) with arguments in declared order and (opt ...) ones by :name, or (batch (1 CALL) (2 CALL) ...).
+const termHowTo = `Calls the tools of %s, declared below in MCP-Term. expr is one call, (CODE ARG ... :NAME VALUE ...) with arguments in declared order or by :name, or a (batch (1 CALL) (2 CALL) ...).
 The answer is (ok RESULT ...) or (err CODE "message" ...); a call that does not fit its declaration is refused with the position and what was expected there.`
 
 func (g *Gateway) buildTerm(st *state) error {
