@@ -67,15 +67,14 @@ func (c *cli) runConvert(args []string) int {
 		return exitUsage
 	}
 	var out, note string
-	switch form.Name {
-	case "term", "term_lean":
-		doc, err := term.Render(set, term.Options{Lean: form.Name == "term_lean"})
+	if opts, isTerm := convert.TermOptions(form.Name); isTerm {
+		doc, err := term.Render(set, opts)
 		if err != nil {
 			fmt.Fprintf(c.stderr, "mcpterm convert: %s: %s\n", safe.Line(name), safe.Line(err.Error()))
 			return exitUsage
 		}
 		out, note = doc.Text, doc.Summary()
-	default:
+	} else {
 		out, err = form.Render(set)
 		if err != nil {
 			fmt.Fprintf(c.stderr, "mcpterm convert: %s: %s\n", safe.Line(name), safe.Line(err.Error()))

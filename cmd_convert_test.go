@@ -32,7 +32,7 @@ func TestConvertToTerm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := term.Render(set, term.Options{})
+	want, err := term.Render(set, term.Options{ModelFacing: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,6 +51,11 @@ func TestConvertToTerm(t *testing.T) {
 	code, out2, _ := runConvertCLI(t, string(data), "-", "--to", "term")
 	if code != exitOK || out2 != out {
 		t.Errorf("stdin gives a different document (exit %d)", code)
+	}
+	// term-full carries what the model never sees, so it is the longer one.
+	code, full, _ := runConvertCLI(t, string(data), "--to", "term-full")
+	if code != exitOK || len(full) <= len(out) || !strings.Contains(full, ":ro") {
+		t.Errorf("term-full: exit %d, %d bytes (term %d); want annotation flags", code, len(full), len(out))
 	}
 	code, lean, errs := runConvertCLI(t, string(data), "--to", "term-lean")
 	if code != exitOK || len(lean) >= len(out) || !strings.Contains(errs, "dropped (lean)") {

@@ -26,8 +26,9 @@ func Forms() []Form {
 		{Name: "json", CLIName: "json", Description: "model-facing baseline: [{name, description, input_schema}] minified", Render: renderJSON},
 		{Name: "json_pretty", CLIName: "json-pretty", Description: "the baseline pretty-printed with two-space indents", Render: renderJSONPretty},
 		{Name: "json_full", CLIName: "mcp", Description: "the tools/list result as the server sent it, minified", Render: renderMCP},
-		{Name: "term", CLIName: "term", Description: "MCP-Term declarations, lossless (see docs/mcp-term.md)", Render: renderTerm(term.Options{})},
-		{Name: "term_lean", CLIName: "term-lean", Description: "MCP-Term with tool descriptions cut to one sentence and schema descriptions and titles dropped", Render: renderTerm(term.Options{Lean: true})},
+		{Name: "term", CLIName: "term", Description: "MCP-Term declarations of what the model receives (name, description, input schema), lossless; see docs/mcp-term.md", Render: termForm("term")},
+		{Name: "term_lean", CLIName: "term-lean", Description: "MCP-Term with tool descriptions cut to one sentence and schema descriptions and titles dropped", Render: termForm("term_lean")},
+		{Name: "term_full", CLIName: "term-full", Description: "MCP-Term of the whole tool: adds title, annotation flags and outputSchema (-> type); compare with json_full", Render: termForm("term_full")},
 		{Name: "dts", CLIName: "dts", Description: "TypeScript declarations: type aliases and an interface Tools", Render: dts.Render},
 		{Name: "floor", CLIName: "floor", Description: "the floor: names, descriptions, property names, enum values and types joined by single spaces", Render: renderFloor},
 		{Name: "aql_single", CLIName: "aql-single", Description: "MCP-AQL single mode: one mcp_aql tool, operations listed by name, details via introspect", Render: func(s *toolset.Set) (string, error) { return aql.RenderSingle(s, nil) }},
@@ -56,6 +57,21 @@ func Single(s *toolset.Set, t *toolset.Tool) *toolset.Set {
 	return &toolset.Set{Server: s.Server, Version: s.Version, Source: s.Source, Tools: []*toolset.Tool{t}}
 }
 
+// TermOptions returns the term.Options behind a term form, so commands that
+// need the whole term.Document (not just its text) render exactly what the
+// form renders.
+func TermOptions(formName string) (term.Options, bool) {
+	switch formName {
+	case "term":
+		return term.Options{ModelFacing: true}, true
+	case "term_lean":
+		return term.Options{Lean: true, ModelFacing: true}, true
+	case "term_full":
+		return term.Options{}, true
+	}
+	return term.Options{}, false
+}
+
 func renderTerm(opts term.Options) func(*toolset.Set) (string, error) {
 	return func(set *toolset.Set) (string, error) {
 		d, err := term.Render(set, opts)
@@ -64,4 +80,9 @@ func renderTerm(opts term.Options) func(*toolset.Set) (string, error) {
 		}
 		return d.Text, nil
 	}
+}
+
+func termForm(name string) func(*toolset.Set) (string, error) {
+	opts, _ := TermOptions(name)
+	return renderTerm(opts)
 }

@@ -23,8 +23,17 @@ const maxDepth = 64
 // The tool list goes through MCP-Term first, so references are already
 // resolved to deduplicated, uniquely named types, with the same names the
 // MCP-Term form uses.
-func Render(set *toolset.Set) (string, error) {
-	doc, err := term.Render(set, term.Options{})
+//
+// Like the json baseline it carries only what a model receives: name,
+// description and input schema; RenderFull adds titles, annotation tags and
+// return types from outputSchema.
+func Render(set *toolset.Set) (string, error) { return render(set, true) }
+
+// RenderFull renders the whole tool, for reading rather than counting.
+func RenderFull(set *toolset.Set) (string, error) { return render(set, false) }
+
+func render(set *toolset.Set, modelFacing bool) (string, error) {
+	doc, err := term.Render(set, term.Options{ModelFacing: modelFacing})
 	if err != nil {
 		return "", err
 	}

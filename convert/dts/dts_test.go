@@ -19,9 +19,20 @@ func TestRenderSmall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Render(set)
+	got, err := RenderFull(set)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The model-facing form carries only name, description and input schema.
+	facing, err := Render(set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(facing, "@title") || strings.Contains(facing, "@readOnly") || strings.Contains(facing, "content: string") {
+		t.Errorf("model-facing dts carries title, annotations or output type:\n%s", facing)
+	}
+	if !strings.Contains(facing, "read_file(args: { /** Where */ path: string;") {
+		t.Errorf("model-facing dts lost the input schema:\n%s", facing)
 	}
 	want := `type Op = { type: "insert"; pos: number } | { type: "delete"; len: number };
 interface Tools {

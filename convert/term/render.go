@@ -15,6 +15,11 @@ type Options struct {
 	// descriptions and titles inside schemas; Document.Dropped says what
 	// went. Validation is unaffected: only annotations are dropped.
 	Lean bool
+	// ModelFacing renders only what an LLM API receives for a tool — name,
+	// description, input schema — so the form compares like for like with the
+	// json baseline. Title, annotations and outputSchema are then left out and
+	// counted in LeftOut; without it the document carries the whole tool.
+	ModelFacing bool
 }
 
 // Omission is one kind of content a rendering did not carry, so callers can
@@ -234,6 +239,10 @@ func (r *renderer) tool(t *toolset.Tool, code string) *sexpr.Node {
 	} else {
 		n.Items = append(n.Items, sexpr.L(sexpr.Sym("input"), r.typeOf(in, c)))
 	}
+	if r.opts.ModelFacing {
+		r.leaveOutToolExtras(t)
+		return r.describe(n, t)
+	}
 	if t.OutputSchema != nil {
 		oc := ctx{root: t.OutputSchema, hint: t.Name + "Result"}
 		out := r.typeOf(t.OutputSchema, oc)
@@ -283,6 +292,29 @@ func (r *renderer) tool(t *toolset.Tool, code string) *sexpr.Node {
 	if len(extra.Members) > 0 {
 		n.Items = append(n.Items, sexpr.L(sexpr.Sym("json"), sexpr.Str(extra.Compact())))
 	}
+	return r.describe(n, t)
+}
+
+// leaveOutToolExtras counts the members of a tool that the model-facing form
+// does not carry, so the account of what was left out stays complete.
+func (r *renderer) leaveOutToolExtras(t *toolset.Tool) {
+	raw := t.Raw
+	if raw == nil || raw.Kind != ojson.Object {
+		return
+	}
+	for _, m := range raw.Members {
+		switch {
+		case m.Key == "name" || m.Key == "description" || m.Key == "inputSchema" || m.Key == "input_schema":
+		case toolLeftOut[m.Key] || strings.HasPrefix(m.Key, "x-"):
+			r.left.add(m.Key, memberBytes(m.Key, m.Value))
+		default:
+			r.left.add(m.Key+" (not model-facing)", memberBytes(m.Key, m.Value))
+		}
+	}
+}
+
+// describe appends the tool's description, cut to one sentence when lean.
+func (r *renderer) describe(n *sexpr.Node, t *toolset.Tool) *sexpr.Node {
 	if t.Description != "" {
 		desc := t.Description
 		if r.opts.Lean {
