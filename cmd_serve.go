@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"net"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/session/gateway"
@@ -168,32 +166,12 @@ func (c *cli) serveOptions(sf *serverFlags, vf *serveFlags, pos []string) (gatew
 		if mode == gateway.ModeTerm {
 			return opts, usagef("--aql-map is for the AQL modes")
 		}
-		data, err := readSmallFile(vf.aqlMap, aql.MaxOverrideFile)
-		if err != nil {
-			return opts, usagef("--aql-map: %v", err)
-		}
-		if opts.Overrides, err = aql.ParseOverrides(data); err != nil {
-			return opts, usagef("--aql-map %s: %v", vf.aqlMap, err)
+		// The same reader as `mcpterm call --aql-map` (cmd_aql.go).
+		if opts.Overrides, err = loadAQLMap(vf.aqlMap); err != nil {
+			return opts, err
 		}
 	}
 	return opts, nil
-}
-
-// readSmallFile reads a file, refusing one larger than limit.
-func readSmallFile(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, limit)
-	}
-	return data, nil
 }
 
 // lineWriter puts the transports' log lines on stderr, cleaned.

@@ -136,7 +136,11 @@ func TestServeStdioTerm(t *testing.T) {
 }
 
 func TestServeStdioReadOnlyAQL(t *testing.T) {
-	c, stop := serveCLI(t, "--mode", "aql-single", "--read-only")
+	aqlMap := filepath.Join(t.TempDir(), "map.json")
+	if err := os.WriteFile(aqlMap, []byte(`{"get_todo": {"operation": "fetch_todo"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, stop := serveCLI(t, "--mode", "aql-single", "--read-only", "--aql-map", aqlMap)
 	r := serveCall(t, c, "mcp_aql", map[string]any{"operation": "introspect", "params": map[string]any{"query": "operations"}})
 	if r.IsError {
 		t.Fatal(serveText(r))
@@ -144,6 +148,9 @@ func TestServeStdioReadOnlyAQL(t *testing.T) {
 	text := serveText(r)
 	if !strings.Contains(text, `"name":"list_todos"`) || strings.Contains(text, "create_todo") {
 		t.Errorf("--read-only operations: %s", text)
+	}
+	if !strings.Contains(text, `"name":"fetch_todo"`) || strings.Contains(text, `"name":"get_todo"`) {
+		t.Errorf("--aql-map did not rename get_todo: %s", text)
 	}
 	r = serveCall(t, c, "mcp_aql", map[string]any{"operation": "list_todos", "params": map[string]any{"limit": 1}})
 	if r.IsError || !strings.HasPrefix(serveText(r), `{"success":true,"data":{"items":[`) {
