@@ -58,7 +58,8 @@ type Options struct {
 	Overrides aql.Overrides
 	// TermTool names the term mode's tool; default DefaultTermTool.
 	TermTool string
-	// ReconnectTimeout bounds reconnecting a failed upstream; default 30 s.
+	// ReconnectTimeout bounds reconnecting a failed upstream and fetching
+	// its lists again after a change; default 30 s.
 	ReconnectTimeout time.Duration
 	// Notef, when set, hears the gateway's own remarks for its operator
 	// (reconnects, rebuilt tools, hidden tools); they never go to clients.
