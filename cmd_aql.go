@@ -126,7 +126,7 @@ func (o aqlOptions) via(a *aql.Adapter, operation string) string {
 // parse, or are too large, so that the error is an AQL one rather than a
 // puzzling complaint from the S-expression reader.
 func isAQLSource(src string) bool {
-	t := bytes.TrimSpace([]byte(src))
+	t := []byte(aqlBody(src))
 	if len(t) == 0 || t[0] != '{' {
 		return false
 	}
@@ -134,6 +134,23 @@ func isAQLSource(src string) bool {
 		return true
 	}
 	return bytes.Contains(t, []byte(`"operation`)) && (len(t) > aql.MaxRequestBytes || !json.Valid(t))
+}
+
+// aqlBody is the JSON of an AQL source: without the white space and the
+// ; comment lines that may precede it, as they may precede any JSON call.
+func aqlBody(src string) string {
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case ' ', '\t', '\r', '\n', '\f', '\v':
+		case ';':
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+		default:
+			return strings.TrimSpace(src[i:])
+		}
+	}
+	return ""
 }
 
 // aqlPrepared is an AQL document read and prepared: one step per request.
@@ -147,7 +164,7 @@ type aqlPrepared struct {
 // failure (payload limits, encoding, a malformed batch envelope) comes back
 // as *aql.Error; malformed JSON as a plain error.
 func prepareAQL(a *aql.Adapter, o aqlOptions, src string) (*aqlPrepared, error) {
-	in, err := aql.ParseInput(bytes.TrimSpace([]byte(src)))
+	in, err := aql.ParseInput([]byte(aqlBody(src)))
 	if err != nil {
 		return nil, err
 	}

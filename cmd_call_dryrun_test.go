@@ -193,6 +193,11 @@ func TestDryRunAQLInput(t *testing.T) {
 	if want := "(batch (0 (ut \"t1\" :completed true)) (2 (lt :limit 2)))\n"; code != exitOK || out != want {
 		t.Errorf("--print term: exit %d %q, want %q", code, out, want)
 	}
+	// ; comments may precede AQL as they may precede any JSON call.
+	code, out, _ = dryRun(t, set, "; list them\n  ; two\n{\"operation\": \"list_todos\", \"params\": {\"limit\": 1}}\n", "aql")
+	if code != exitOK || out != `{"operation":"list_todos","params":{"limit":1}}`+"\n" {
+		t.Errorf("comments: exit %d %q", code, out)
+	}
 	// Only introspect: nothing to send.
 	code, out, errOut = dryRun(t, set, `{"operation":"introspect","params":{"query":"operations"}}`, "json")
 	if code != exitOK || out != "" || !strings.Contains(errOut, "answered locally") {
@@ -333,4 +338,21 @@ func FuzzDryRunAQL(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkDryRunAQL is the command line's own share of an AQL call: read
+// the document, build the adapter, check and translate a 3-operation batch,
+// print the tools/call requests.
+func BenchmarkDryRunAQL(b *testing.B) {
+	set := todoFixture(b)
+	src := `{"operations": [
+		{"operation": "update_todo", "params": {"id": "t1", "input": {"completed": true}}},
+		{"operation": "introspect", "params": {"query": "operations", "name": "update_todo"}},
+		{"operation": "list_todos", "limit": 2, "params": {"fields": ["items.id"]}}]}`
+	b.ReportAllocs()
+	for b.Loop() {
+		if code, _, errOut := dryRun(b, set, src, "json"); code != exitOK {
+			b.Fatal(errOut)
+		}
+	}
 }
