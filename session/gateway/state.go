@@ -106,7 +106,7 @@ const termHowTo = `Calls the tools of %s, declared below in MCP-Term. expr is on
 The answer is (ok RESULT ...) or (err CODE "message" ...); a call that does not fit its declaration is refused with the position and what was expected there.`
 
 func (g *Gateway) buildTerm(st *state) error {
-	doc, err := term.Render(st.visible, term.Options{Lean: g.opts.Lean})
+	doc, err := term.Render(st.visible, term.Options{Lean: g.opts.Lean, ModelFacing: true})
 	if err != nil {
 		return fmt.Errorf("gateway: rendering MCP-Term: %w", err)
 	}
