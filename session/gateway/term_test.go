@@ -38,7 +38,7 @@ func TestTermListsOneToolWithTheDeclarations(t *testing.T) {
 	}
 	tool := res.Tools[0]
 	set, _ := up.Tools(ctxT(t, 10*time.Second))
-	doc, err := term.Render(set, term.Options{})
+	doc, err := term.Render(set, term.Options{ModelFacing: true})
 	if err != nil {
 		t.Fatal(err)
 	}
