@@ -100,6 +100,47 @@ func (p *composerPane) setText(s string) {
 	p.edited()
 }
 
+// placeCursor puts the cursor at byte offset off of the text.
+func (p *composerPane) placeCursor(off int) {
+	v := p.editor.Value()
+	off = clamp(off, 0, len(v))
+	before := v[:off]
+	row := strings.Count(before, "\n")
+	col := len([]rune(before[strings.LastIndexByte(before, '\n')+1:]))
+	p.editor.MoveToBegin()
+	for i := 0; i < row; i++ {
+		p.editor.CursorDown()
+	}
+	p.editor.SetCursorColumn(col)
+}
+
+// placeInTemplate puts the cursor in the first empty string placeholder, so
+// typing fills in the first required parameter.
+func (p *composerPane) placeInTemplate(from int) {
+	v := p.editor.Value()
+	if from < len(v) {
+		if i := strings.Index(v[from:], `""`); i >= 0 {
+			p.placeCursor(from + i + 1)
+			return
+		}
+	}
+	p.editor.MoveToEnd()
+}
+
+// guessSyntax names the syntax of text that does not parse (yet).
+func guessSyntax(src string) string {
+	t := strings.TrimSpace(src)
+	switch {
+	case strings.HasPrefix(t, "("), strings.HasPrefix(t, ";"):
+		return "sexpr"
+	case strings.Contains(t, `"operation`):
+		return "aql"
+	case strings.HasPrefix(t, "{"), strings.HasPrefix(t, "["):
+		return "json"
+	}
+	return ""
+}
+
 func (p *composerPane) edited() {
 	p.seq++
 	p.dirty = strings.TrimSpace(p.editor.Value()) != "" && p.editor.Value() != p.template

@@ -72,9 +72,7 @@ func (f *flow) finish() string {
 	f.t.Helper()
 	f.keys("ctrl+c", "ctrl+c")
 	fm := f.tm.FinalModel(f.t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
-	fm.quitting = false
-	fm.modal = nil
-	return ansi.Strip(fm.render())
+	return ansi.Strip(fm.Screen())
 }
 
 func checkFrame(t *testing.T, screen string, w, h int) {

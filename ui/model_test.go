@@ -48,7 +48,7 @@ func TestCountsWaitForTokenizer(t *testing.T) {
 	c.block = make(chan struct{})
 	h := newHarness(t, opts, 120, 40)
 	h.waitUntil("connected", func(m *Model) bool { return m.conn == connReady })
-	if s := h.screen(); !strings.Contains(s, "loading tokenizer") {
+	if s := h.screen(); !strings.Contains(s, "loading the tokenizer") {
 		t.Errorf("while the tokenizer loads the header should say so:\n%s", s)
 	}
 	// Keys work while it loads.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"os"
+	"strings"
 	"time"
 
 	"github.com/mcpterm/mcpterm/convert"
@@ -46,6 +47,7 @@ func (o Options) withDefaults() Options {
 	if o.Sanitize == nil {
 		o.Sanitize = stripControls
 	}
+	o.Sanitize = expandTabs(o.Sanitize)
 	if o.ReadFile == nil {
 		o.ReadFile = os.ReadFile
 	}
@@ -59,6 +61,35 @@ func (o Options) withDefaults() Options {
 		o.Theme.Name = "auto"
 	}
 	return o
+}
+
+// expandTabs wraps a sanitiser so no tab reaches the screen: a tab moves the
+// terminal's cursor to the next tab stop, which no width computation can
+// predict, and would tear the pane frames.
+func expandTabs(f func(string) string) func(string) string {
+	return func(s string) string {
+		s = f(s)
+		if !strings.Contains(s, "\t") {
+			return s
+		}
+		var b strings.Builder
+		col := 0
+		for _, r := range s {
+			switch r {
+			case '\t':
+				n := 4 - col%4
+				b.WriteString(strings.Repeat(" ", n))
+				col += n
+			case '\n':
+				b.WriteRune(r)
+				col = 0
+			default:
+				b.WriteRune(r)
+				col++
+			}
+		}
+		return b.String()
+	}
 }
 
 // writeFileAtomic writes through a temporary file and a rename, so a crash

@@ -54,6 +54,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case spinner.TickMsg:
 		var cmd tea.Cmd
 		m.results.spinner, cmd = m.results.spinner.Update(msg)
+		if m.conn != connConnecting && !m.running() {
+			return nil // nothing spins: let the ticks stop (an idle UI costs no CPU)
+		}
 		return cmd
 
 	case connectedMsg:
@@ -91,6 +94,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			m.composer.counted = msg.counts
 			if msg.check.parsed != nil {
 				m.composer.syntax = msg.check.parsed.Syntax
+			} else {
+				m.composer.syntax = guessSyntax(m.composer.Value())
 			}
 		}
 		return nil
@@ -305,12 +310,15 @@ func (m *Model) composeSelected() tea.Cmd {
 	}
 	tpl := m.opts.Codec.Template(m.set, t)
 	cmds := []tea.Cmd{m.setPage(pageCompose), m.setFocus(focusComposer)}
+	from := 0
 	if strings.TrimSpace(m.composer.Value()) != "" && m.composer.Value() != m.composer.template && m.composer.dirty {
 		// Keep the user's work: the template goes below it.
+		from = len(m.composer.Value()) + 1
 		tpl = m.composer.Value() + "\n" + tpl
 	}
 	m.composer.template = tpl
 	m.composer.setText(tpl)
+	m.composer.placeInTemplate(from)
 	m.composer.dirty = false
 	m.composer.histIdx = len(m.composer.history)
 	return tea.Batch(append(cmds, m.checkCmd(), m.autosaveCmd())...)
@@ -614,7 +622,7 @@ func (m *Model) retry() tea.Cmd {
 		m.backend = nil
 		go b.Close()
 	}
-	return m.connectCmd()
+	return tea.Batch(m.connectCmd(), m.results.spinner.Tick)
 }
 
 func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
@@ -700,6 +708,7 @@ func (m *Model) quit(saveFirst bool) tea.Cmd {
 		return nil
 	}
 	m.quitting = true
+	m.modal = nil
 	for _, cancel := range m.runs {
 		cancel()
 	}

@@ -22,6 +22,15 @@ func (m *Model) View() tea.View {
 	return v
 }
 
+// Screen is the frame View draws, also after the program has quit: the
+// teatest flows compare it with golden files.
+func (m *Model) Screen() string {
+	q := m.quitting
+	m.quitting = false
+	defer func() { m.quitting = q }()
+	return m.render()
+}
+
 // render is View's content, separate so tests and benchmarks can read it.
 func (m *Model) render() string {
 	if m.quitting {
@@ -99,7 +108,9 @@ func (m *Model) totalsLine() string {
 		return ""
 	}
 	var parts []string
-	if m.opts.Counter != nil && m.encReady[m.enc] {
+	// The encoding leads the line once the counts are shown (and only then:
+	// the flows wait for it).
+	if m.opts.Counter != nil && m.encReady[m.enc] && m.reports[m.enc] != nil {
 		parts = append(parts, st.Info.Render(shortEnc(m.enc)))
 	}
 	if m.set != nil {
@@ -111,7 +122,7 @@ func (m *Model) totalsLine() string {
 	case m.encErr[m.enc] != nil:
 		parts = append(parts, st.Error.Render("tokenizer failed"))
 	case !m.encReady[m.enc]:
-		parts = append(parts, st.Muted.Render("loading tokenizer "+m.enc+"…"))
+		parts = append(parts, st.Muted.Render("loading the tokenizer…"))
 	case m.reports[m.enc] == nil:
 		parts = append(parts, st.Muted.Render("counting…"))
 	default:

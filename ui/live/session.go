@@ -296,11 +296,15 @@ func (b *Backend) GetPrompt(ctx context.Context, name string, args map[string]st
 }
 
 // Subscribe merges the session's events, the protocol tap and the
-// adapter's own events into one stream, ending when ctx does.
+// adapter's own events into one stream, ending when ctx does. It starts with
+// what the session has retained (the handshake and the first tools/list
+// happen before the UI subscribes); sequence numbers keep the snapshot and
+// the live stream from repeating an item.
 func (b *Backend) Subscribe(ctx context.Context) <-chan ui.Event {
 	out := make(chan ui.Event, 512)
 	evs := b.s.Subscribe(ctx)
 	tap, stop := b.s.Tap().Subscribe()
+	pastEvents, pastMsgs := b.s.Events(), b.s.Tap().Messages()
 	go func() {
 		defer close(out)
 		defer stop()
@@ -312,6 +316,19 @@ func (b *Backend) Subscribe(ctx context.Context) <-chan ui.Event {
 				return false
 			}
 		}
+		var lastEv, lastMsg uint64
+		for _, m := range pastMsgs {
+			lastMsg = m.Seq
+			if !send(convertMessage(m)) {
+				return
+			}
+		}
+		for _, e := range pastEvents {
+			lastEv = e.Seq
+			if !send(convertEvent(e)) {
+				return
+			}
+		}
 		for {
 			select {
 			case <-ctx.Done():
@@ -320,12 +337,18 @@ func (b *Backend) Subscribe(ctx context.Context) <-chan ui.Event {
 				if !ok {
 					return
 				}
+				if e.Seq <= lastEv {
+					continue
+				}
 				if !send(convertEvent(e)) {
 					return
 				}
 			case m, ok := <-tap:
 				if !ok {
 					tap = nil
+					continue
+				}
+				if m.Seq <= lastMsg {
 					continue
 				}
 				if !send(convertMessage(m)) {

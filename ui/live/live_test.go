@@ -1,0 +1,316 @@
+package live
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/convert/toolset"
+	"github.com/mcpterm/mcpterm/session"
+	"github.com/mcpterm/mcpterm/session/demo"
+	"github.com/mcpterm/mcpterm/themes"
+	"github.com/mcpterm/mcpterm/ui"
+)
+
+func demoSource() session.Source {
+	clock := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	return session.Source{Kind: session.InProcess, Name: "demo", Server: demo.New(demo.Options{Seed: 7, Now: func() time.Time { return clock }})}
+}
+
+// demoOptions wires the workbench to the in-process demo server exactly as
+// cmd_tui.go does, with the state kept in a temporary directory.
+func demoOptions(t testing.TB) ui.Options {
+	// Not t.TempDir: an autosave Cmd may still be writing the draft when
+	// the program has quit, and TempDir's cleanup fails on that.
+	dir, err := os.MkdirTemp("", "mcpterm-ui-test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		time.Sleep(50 * time.Millisecond)
+		os.RemoveAll(dir)
+	})
+	store, err := NewStore(func(k string) string {
+		if k == "XDG_STATE_HOME" {
+			return dir
+		}
+		return ""
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	theme, _ := themes.Parse("dark", false)
+	return ui.Options{
+		Connect:    Connector(demoSource(), session.Options{ClientName: "mcpterm-test"}),
+		Counter:    NewCounter(),
+		Codec:      NewCodec(),
+		Renderer:   &Renderer{},
+		Classifier: &Classifier{},
+		Store:      store,
+		Sanitize:   Sanitize,
+		Theme:      theme,
+		WorkingDir: dir,
+	}
+}
+
+type flow struct {
+	t   *testing.T
+	tm  *teatest.TestModel
+	out bytes.Buffer
+}
+
+func startFlow(t *testing.T, opts ui.Options, w, h int) *flow {
+	tm := teatest.NewTestModel(t, ui.New(opts), teatest.WithInitialTermSize(w, h),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	return &flow{t: t, tm: tm}
+}
+
+func (f *flow) wait(words ...string) {
+	f.t.Helper()
+	teatest.WaitFor(f.t, f.tm.Output(), func(b []byte) bool {
+		f.out.Write(b)
+		plain := ansi.Strip(f.out.String())
+		for _, w := range words {
+			if !strings.Contains(plain, w) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
+func (f *flow) send(keys ...tea.Msg) {
+	f.out.Reset()
+	for _, k := range keys {
+		f.tm.Send(k)
+	}
+}
+
+func (f *flow) typeText(s string) {
+	f.out.Reset()
+	f.tm.Type(s)
+}
+
+func key(code rune, mod tea.KeyMod) tea.KeyPressMsg { return tea.KeyPressMsg{Code: code, Mod: mod} }
+
+func (f *flow) finish() string {
+	f.t.Helper()
+	f.send(key('c', tea.ModCtrl), key('c', tea.ModCtrl))
+	fm := f.tm.FinalModel(f.t, teatest.WithFinalTimeout(20*time.Second)).(*ui.Model)
+	return ansi.Strip(fm.Screen())
+}
+
+// normalize hides what legitimately changes between runs or with the
+// converters' output: durations, token counts of the compact forms, the
+// header's totals line, clock times.
+var (
+	reDur    = regexp.MustCompile(`\d+(\.\d+)?(µs|ms|s)\b`)
+	reCounts = regexp.MustCompile(`[\d,]+→[\d,]+ +[-+±]\d+%`)
+	reTok    = regexp.MustCompile(`[\d,]+ tok`)
+	rePct    = regexp.MustCompile(`[-+]\d+%`)
+)
+
+func normalize(screen string) string {
+	lines := strings.Split(screen, "\n")
+	if len(lines) > 1 {
+		lines[1] = "<totals>"
+	}
+	s := strings.Join(lines, "\n")
+	s = reCounts.ReplaceAllStringFunc(s, func(m string) string { return pad("<n→n>", len([]rune(m))) })
+	s = reTok.ReplaceAllStringFunc(s, func(m string) string { return pad("<n> tok", len([]rune(m))) })
+	s = rePct.ReplaceAllStringFunc(s, func(m string) string { return pad("<%>", len([]rune(m))) })
+	s = reDur.ReplaceAllString(s, "<t>")
+	// Replacements change widths; runs of spaces are collapsed so the
+	// frame's right edge does not move with them.
+	return reSpaces.ReplaceAllString(s, " ")
+}
+
+var reSpaces = regexp.MustCompile(`  +`)
+
+func pad(s string, n int) string {
+	if len([]rune(s)) >= n {
+		return s
+	}
+	return s + strings.Repeat(" ", n-len([]rune(s)))
+}
+
+// The main flow against the real demo server: browse, compose a batch in
+// MCP-Term, run it, see each result.
+func TestDemoComposeRunBatch(t *testing.T) {
+	for _, sz := range [][2]int{{80, 24}, {160, 48}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			f := startFlow(t, demoOptions(t), sz[0], sz[1])
+			f.wait("o200k", "file_read")
+			f.send(key('2', 0))
+			f.typeText(`(batch (1 (fr "/etc/hosts")) (2 (ct "buy milk")) (3 (gt "nope")))`)
+			f.wait("batch of 3 calls", "S-expr")
+			f.send(key('r', tea.ModCtrl))
+			f.wait("2 ok", "1 failed")
+			screen := f.finish()
+			if !strings.Contains(screen, "localhost") {
+				t.Errorf("result lacks the file:\n%s", screen)
+			}
+			golden.RequireEqual(t, normalize(screen))
+		})
+	}
+}
+
+func TestDemoBrowseAndExplore(t *testing.T) {
+	f := startFlow(t, demoOptions(t), 160, 48)
+	f.wait("o200k", "data_platform_query")
+	// The protocol tab has the handshake from before the UI subscribed.
+	f.send(key('3', 0), key(tea.KeyLeft, 0))
+	f.wait("tools/list")
+	screen := f.finish()
+	if !strings.Contains(screen, "tools/list") {
+		t.Errorf("protocol tab:\n%s", screen)
+	}
+}
+
+// A server that cannot start shows its stderr in the UI, not on exit.
+func TestDemoConnectFailureShowsStderr(t *testing.T) {
+	opts := demoOptions(t)
+	opts.Connect = Connector(session.Source{Kind: session.Stdio, Command: "sh", Args: []string{"-c", "echo 'fatal: no config file' >&2; exit 3"}}, session.Options{ConnectTimeout: 10 * time.Second})
+	f := startFlow(t, opts, 100, 30)
+	f.wait("Connection", "retries")
+	screen := f.finish()
+	if !strings.Contains(screen, "r retries") || !strings.Contains(screen, "fatal: no config file") || !strings.Contains(screen, "exit status 3") {
+		t.Errorf("connection failure screen lacks the stderr, the status or the retry hint:\n%s", screen)
+	}
+}
+
+func TestCodecSExpressionAQLAndJSON(t *testing.T) {
+	ctx := context.Background()
+	s, err := session.Open(ctx, demoSource(), session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	set, err := s.Tools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewCodec()
+	p, err := c.Parse(set, `(fr "/etc/hosts")`)
+	if err != nil || p.Syntax != "sexpr" || p.Calls[0].Tool != "file_read" || p.Calls[0].Arguments.Get("path").StringOr("") != "/etc/hosts" {
+		t.Fatalf("sexpr: %+v %v", p, err)
+	}
+	_, err = c.Parse(set, "(fr\n  :nope 1)")
+	var pe ui.ErrorPosition
+	if !errors.As(err, &pe) || pe.Position().Line != 2 {
+		t.Fatalf("error position: %v", err)
+	}
+	for _, syntax := range []string{"aql", "json", "sexpr"} {
+		text, err := c.Format(set, p, syntax)
+		if err != nil {
+			t.Fatalf("format %s: %v", syntax, err)
+		}
+		back, err := c.Parse(set, text)
+		if err != nil || back.Syntax != syntax || !ojson.Equal(back.Calls[0].Arguments, p.Calls[0].Arguments) {
+			t.Errorf("%s round trip: %q -> %+v, %v", syntax, text, back, err)
+		}
+	}
+	in, err := c.Parse(set, `{"operation": "introspect", "params": {"query": "operations"}}`)
+	if err != nil || in.Calls[0].Direct == nil {
+		t.Fatalf("introspect should be answered locally: %+v %v", in, err)
+	}
+	if _, err := c.Parse(set, `{"operation": "file_read", "params": {"path": "/a", "bogus": 1}}`); err == nil || !strings.Contains(err.Error(), "UNKNOWN_PARAM") {
+		t.Errorf("AQL unknown param: %v", err)
+	}
+	tpl := c.Template(set, set.Find("file_read"))
+	if !strings.HasPrefix(tpl, "(fr") {
+		t.Errorf("template: %q", tpl)
+	}
+}
+
+func TestConvertResultTypes(t *testing.T) {
+	raw, _ := ojson.Parse([]byte(`{"content":[{"type":"text","text":"hi"},{"type":"image","data":"AAAA","mimeType":"image/png"},{"type":"resource","resource":{"uri":"file:///a","mimeType":"text/plain","text":"body"}},{"type":"resource_link","uri":"file:///b","name":"b"},{"type":"future_thing"}],"structuredContent":{"n":1},"isError":true}`))
+	r := ConvertResult(raw)
+	if len(r.Content) != 5 || !r.IsError || r.Structured == nil {
+		t.Fatalf("%+v", r)
+	}
+	if c := r.Content[1]; c.Type != "image" || c.DataSize != 3 || c.MIME != "image/png" {
+		t.Errorf("image: %+v", c)
+	}
+	if c := r.Content[2]; c.URI != "file:///a" || c.Text != "body" {
+		t.Errorf("resource: %+v", c)
+	}
+	if c := r.Content[4]; c.Type != "future_thing" {
+		t.Errorf("unknown content type lost its name: %+v", c)
+	}
+}
+
+func TestStoreDraftAndHistory(t *testing.T) {
+	dir := t.TempDir()
+	st, err := NewStore(func(k string) string {
+		if k == "XDG_STATE_HOME" {
+			return dir
+		}
+		return ""
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, err := st.LoadDraft(); d != "" || err != nil {
+		t.Fatalf("fresh draft: %q %v", d, err)
+	}
+	if err := st.SaveDraft("(fr \"/a\")\n"); err != nil {
+		t.Fatal(err)
+	}
+	if d, _ := st.LoadDraft(); d != "(fr \"/a\")\n" {
+		t.Errorf("draft: %q", d)
+	}
+	for _, h := range []string{"(a)", "(b \"x\ny\")", "(c)"} {
+		if err := st.AddHistory(h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A crash mid-append leaves a torn line: it is skipped, the rest read.
+	f, _ := os.OpenFile(filepath.Join(dir, "mcpterm", "composer-history.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`"(torn`)
+	f.Close()
+	h, err := st.History(2)
+	if err != nil || strings.Join(h, "|") != "(b \"x\ny\")|(c)" {
+		t.Errorf("history: %q %v", h, err)
+	}
+	if _, err := NewStore(func(string) string { return "" }); err == nil {
+		t.Error("no HOME and no XDG_STATE_HOME should be an error")
+	}
+}
+
+func TestRendererIntrospectAndClassifier(t *testing.T) {
+	set, err := toolset.Parse([]byte(`{"tools":[{"name":"delete_file","description":"Delete a file.","inputSchema":{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}},{"name":"get_file","inputSchema":{"type":"object"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Renderer{}
+	forms := r.Forms()
+	if forms[len(forms)-1] != "aql_introspect" && forms[0] != "aql_introspect" {
+		t.Errorf("forms: %v", forms)
+	}
+	text, err := r.RenderTool("aql_introspect", set, set.Tools[0])
+	if err != nil || !strings.Contains(text, `"delete_file"`) && !strings.Contains(text, "DELETE") {
+		t.Errorf("introspect: %v\n%s", err, text)
+	}
+	c := &Classifier{}
+	if got := c.Category(set, set.Tools[0]); got != "DELETE" {
+		t.Errorf("delete_file: %s", got)
+	}
+	if got := c.Category(set, set.Tools[1]); got != "READ" {
+		t.Errorf("get_file: %s", got)
+	}
+}
