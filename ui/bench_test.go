@@ -8,7 +8,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpterm/mcpterm/convert/call"
 	"github.com/mcpterm/mcpterm/convert/toolset"
+	"github.com/mcpterm/mcpterm/session"
+	"github.com/mcpterm/mcpterm/session/demo"
+	"github.com/mcpterm/mcpterm/tokens"
 )
 
 // bigSet is a synthetic server with n tools of realistic size.
@@ -118,5 +122,97 @@ func BenchmarkKeystrokeToFrame4KB(b *testing.B) {
 		m.Update(k)
 		m.Update(m.checkCmd()())
 		_ = m.View()
+	}
+}
+
+// The same measurements with the real pieces: the demo server's tools,
+// convert/call's parser and validator, and tiktoken's o200k counts (the
+// adapters are the few lines package live has; live imports ui, so ui's own
+// tests cannot import it).
+
+type benchCodec struct {
+	JSONCodec
+	r *call.Resolver
+}
+
+func (c benchCodec) Parse(set *toolset.Set, src string) (*Parsed, error) {
+	b, err := c.r.Parse(src)
+	if err != nil {
+		return nil, err
+	}
+	p := &Parsed{Syntax: "sexpr", Batch: b.IsBatch}
+	for _, cl := range b.Calls {
+		p.Calls = append(p.Calls, ParsedCall{ID: cl.ID, Tool: cl.Tool, Arguments: cl.Arguments})
+	}
+	return p, nil
+}
+
+type benchCounter struct{ c *tokens.Counter }
+
+func (b benchCounter) Encodings() []string   { return []string{tokens.O200kBase} }
+func (b benchCounter) Load(string) error     { return b.c.Wait(context.Background()) }
+func (b benchCounter) Ready(string) bool     { return b.c.Ready() }
+func (b benchCounter) Count(_, s string) int { n, _, _ := b.c.TryCount(s); return n }
+
+func demoSet(tb testing.TB) *toolset.Set {
+	ctx := context.Background()
+	s, err := session.Open(ctx, session.Source{Kind: session.InProcess, Server: demo.New(demo.Options{Seed: 1})}, session.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	set, err := s.Tools(ctx)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return set
+}
+
+// fourKBatch is a ~4 KB MCP-Term batch of file_read calls.
+func fourKBatch() string {
+	var b strings.Builder
+	b.WriteString("(batch")
+	for i := 1; b.Len() < 4000; i++ {
+		fmt.Fprintf(&b, "\n  (%d (fr \"/docs/README.md\" :encoding :utf8 :offset %d :limit %d))", i, i*10, 100+i)
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+func BenchmarkRealKeystrokeToCount4KB(b *testing.B) {
+	set := demoSet(b)
+	tc, err := tokens.NewCounter(tokens.O200kBase)
+	if err != nil {
+		b.Fatal(err)
+	}
+	be := newFakeBackend()
+	be.set = set
+	opts, _, _ := fakeOptions(be)
+	opts.Codec = benchCodec{r: call.NewResolver(set)}
+	opts.Counter = benchCounter{tc}
+	opts.Encoding = tokens.O200kBase
+	hs := newHarness(b, opts, 160, 48)
+	hs.ready()
+	m := hs.m
+	m.Update(keyMsg("2"))
+	m.composer.setText(fourKBatch())
+	m.composer.editor.MoveToEnd()
+	m.composer.editor.CursorUp()
+	if ck, _ := checkComposer(m.set, m.opts.Codec, m.opts.Counter, m.enc, m.composer.Value(), 1, false); ck.err != nil {
+		b.Fatalf("the 4 KB batch does not parse: %v", ck.err)
+	}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		k := keyMsg("1")
+		if i%2 == 1 {
+			k = keyMsg("backspace")
+		}
+		i++
+		m.Update(k)
+		m.Update(m.checkCmd()())
+		if m.composer.checked != m.composer.seq || !m.composer.counted {
+			b.Fatal("count not updated")
+		}
 	}
 }
