@@ -31,7 +31,8 @@ func (g *Gateway) handleAQL(via string) server.ToolHandlerFunc {
 			}
 			return aqlAnswer(aqlFailure(aql.CodeInvalidType, err.Error()), true), nil
 		}
-		p := newProgress(ctx, req)
+		p := g.newProgress(ctx, req)
+		defer p.flush()
 		total := 1
 		if in.IsBatch() {
 			total = len(in.Batch)

@@ -117,17 +117,18 @@ func (g *Gateway) audit(rec policy.AuditRecord) {
 // and gets none. The returned func is safe for concurrent use and keeps the
 // values it sends increasing, as the protocol requires.
 type progress struct {
-	ctx   context.Context
-	srv   *server.MCPServer
-	token mcp.ProgressToken
+	ctx     context.Context
+	srv     *server.MCPServer
+	token   mcp.ProgressToken
+	barrier *notifyBarrier
 
 	mu   sync.Mutex
 	last float64
 	sent bool
 }
 
-func newProgress(ctx context.Context, req mcp.CallToolRequest) *progress {
-	p := &progress{ctx: ctx, srv: server.ServerFromContext(ctx)}
+func (g *Gateway) newProgress(ctx context.Context, req mcp.CallToolRequest) *progress {
+	p := &progress{ctx: ctx, srv: server.ServerFromContext(ctx), barrier: g.barrier}
 	if req.Params.Meta != nil {
 		p.token = req.Params.Meta.ProgressToken
 	}
@@ -152,7 +153,22 @@ func (p *progress) send(value, total float64, message string) {
 	if message != "" {
 		params["message"] = message
 	}
-	_ = p.srv.SendNotificationToClient(p.ctx, string(mcp.MethodNotificationProgress), params)
+	if p.srv.SendNotificationToClient(p.ctx, string(mcp.MethodNotificationProgress), params) == nil && p.barrier != nil {
+		p.barrier.noteSent()
+	}
+}
+
+// flush holds the answer until the progress sent for it is on the wire.
+func (p *progress) flush() {
+	if p == nil || p.barrier == nil {
+		return
+	}
+	p.mu.Lock()
+	sent := p.sent
+	p.mu.Unlock()
+	if sent {
+		p.barrier.wait()
+	}
 }
 
 // upstream passes one call's upstream progress on unchanged.

@@ -87,6 +87,7 @@ type Gateway struct {
 	link     link
 	clients  sync.Map // client session id -> server.ClientSession
 	inflight inflight
+	barrier  *notifyBarrier
 }
 
 // link is the gateway's view of the upstream connection: after a failure
@@ -117,7 +118,7 @@ func New(ctx context.Context, up session.Client, opts Options) (*Gateway, error)
 	if opts.ReconnectTimeout <= 0 {
 		opts.ReconnectTimeout = 30 * time.Second
 	}
-	g := &Gateway{up: up, opts: opts, done: make(chan struct{}), resync: make(chan struct{}, 1)}
+	g := &Gateway{up: up, opts: opts, done: make(chan struct{}), resync: make(chan struct{}, 1), barrier: newNotifyBarrier()}
 	g.ctx, g.stop = context.WithCancel(context.Background())
 
 	set, err := up.Tools(ctx)

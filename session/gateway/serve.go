@@ -26,7 +26,7 @@ func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, e
 	if errLog != nil {
 		s.SetErrorLogger(errLog)
 	}
-	return s.Listen(ctx, in, out)
+	return s.Listen(ctx, in, g.barrier.watch(out))
 }
 
 // ServeStreamable serves streamable HTTP at HTTPPath on ln until ctx ends,

@@ -38,7 +38,8 @@ func (g *Gateway) handleTerm(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		}
 		return termFailure(call.ErrorToTerm(err)), nil
 	}
-	p := newProgress(ctx, req)
+	p := g.newProgress(ctx, req)
+	defer p.flush()
 	if !b.IsBatch && len(b.Calls) == 1 {
 		c := b.Calls[0]
 		raw, err := g.call(ctx, st, upstreamCall{Tool: c.Tool, Arguments: c.Arguments, OnProgress: p.upstream})
