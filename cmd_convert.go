@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpterm/mcpterm/convert"
+	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/convert/sexpr"
 	"github.com/mcpterm/mcpterm/convert/term"
@@ -25,7 +26,9 @@ const maxConvertInput = 64 << 20
 func (c *cli) runConvert(args []string) int {
 	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
 	fs.SetOutput(c.stderr)
-	to := fs.String("to", "term", "output `FORM`: "+strings.Join(formNames(), ", "))
+	to := fs.String("to", "term", "output `FORM`: "+strings.Join(formNames(), ", ")+", aql-introspect")
+	aqlMap := fs.String("aql-map", "", "AQL overrides `FILE` (categories, operation names) for the aql forms")
+	aqlMode := fs.String("aql-mode", "single", "endpoint `MODE` of aql-introspect: single or semantic")
 	fs.Usage = func() {
 		fmt.Fprintln(c.stderr, "usage: mcpterm convert [--to FORM] [FILE|-]")
 		fmt.Fprintln(c.stderr, "  FILE is a tools/list result (a bare array, {\"tools\": [...]}, a JSON-RPC response)")
@@ -51,7 +54,15 @@ func (c *cli) runConvert(args []string) int {
 		fmt.Fprintf(c.stderr, "mcpterm convert: one input at a time, got %d (%s)\n", len(pos), safe.Line(strings.Join(pos, " ")))
 		return exitUsage
 	}
+	aqlRender, isAQL, err := c.aqlConvertRenderer(*to, *aqlMap, *aqlMode)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "mcpterm convert: %s\n", safe.Line(err.Error()))
+		return exitUsage
+	}
 	form, ok := convert.FormByName(*to)
+	if isAQL {
+		form, ok = convert.Form{Name: *to, CLIName: *to, Render: aqlRender}, true
+	}
 	if !ok {
 		fmt.Fprintf(c.stderr, "mcpterm convert: unknown form %q; choose one of %s\n", safe.Line(*to), strings.Join(formNames(), ", "))
 		return exitUsage
@@ -162,4 +173,41 @@ func positioned(err error) string {
 		return se.Error()
 	}
 	return err.Error()
+}
+
+// aqlConvertRenderer returns the renderer for an AQL --to value, which —
+// unlike the registry's forms — can honour --aql-map and print the
+// introspect answers a model would fetch later.
+func (c *cli) aqlConvertRenderer(to, mapFile, mode string) (func(*toolset.Set) (string, error), bool, error) {
+	var m aql.Mode
+	switch mode {
+	case "single":
+		m = aql.Single
+	case "semantic":
+		m = aql.Semantic
+	default:
+		return nil, false, fmt.Errorf("--aql-mode %q: want single or semantic", mode)
+	}
+	switch to {
+	case "aql-single", "aql_single", "aql-semantic", "aql_semantic", "aql-introspect", "aql_introspect":
+	default:
+		if mapFile != "" {
+			return nil, false, fmt.Errorf("--aql-map applies to the aql forms only, not --to %s", to)
+		}
+		return nil, false, nil
+	}
+	var ov aql.Overrides
+	if mapFile != "" {
+		var err error
+		if ov, err = loadAQLMap(mapFile); err != nil {
+			return nil, false, err
+		}
+	}
+	switch to {
+	case "aql-single", "aql_single":
+		return func(s *toolset.Set) (string, error) { return aql.RenderSingle(s, ov) }, true, nil
+	case "aql-semantic", "aql_semantic":
+		return func(s *toolset.Set) (string, error) { return aql.RenderSemantic(s, ov) }, true, nil
+	}
+	return func(s *toolset.Set) (string, error) { return aql.RenderIntrospectSet(s, ov, m) }, true, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,5 +140,52 @@ func TestConvertHidesControlCharacters(t *testing.T) {
 	set, err := toolset.Parse([]byte(out))
 	if err != nil || set.Tools[0].Description != "a\x1b[31mred\u009b1m" {
 		t.Errorf("escaped JSON reads back as %q (%v)", set.Tools[0].Description, err)
+	}
+}
+
+func TestConvertAQLForms(t *testing.T) {
+	corpus := "../shared/corpus/server-memory.tools.json"
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skip("shared corpus not present:", err)
+	}
+	// Introspect answers: one JSON line per exchange, operations list first.
+	code, out, errs := runConvertCLI(t, "", corpus, "--to", "aql-introspect")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) < 3 || !strings.Contains(lines[0], `"query":"operations"`) || !strings.Contains(out, `"name":"read_graph"`) {
+		t.Fatalf("introspect answers:\n%s", out)
+	}
+	// An override moves an operation to another endpoint in semantic mode.
+	dir := t.TempDir()
+	ov := dir + "/map.json"
+	if err := os.WriteFile(ov, []byte(`{"read_graph": {"category": "DELETE"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, plain, _ := runConvertCLI(t, "", corpus, "--to", "aql-semantic")
+	code, mapped, errs := runConvertCLI(t, "", corpus, "--to", "aql-semantic", "--aql-map", ov)
+	if code != exitOK || plain == mapped {
+		t.Fatalf("exit %d (%s): the override changed nothing", code, errs)
+	}
+	var tools []struct{ Name, Description string }
+	if err := json.Unmarshal([]byte(mapped), &tools); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, tl := range tools {
+		if tl.Name == "mcp_aql_delete" && strings.Contains(tl.Description, "read_graph") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("read_graph not listed on mcp_aql_delete:\n%s", mapped)
+	}
+	// The overrides only make sense for AQL forms.
+	if code, _, errs := runConvertCLI(t, "", corpus, "--to", "term", "--aql-map", ov); code != exitUsage || !strings.Contains(errs, "aql forms only") {
+		t.Errorf("--aql-map with term: exit %d, %q", code, errs)
+	}
+	if code, _, _ := runConvertCLI(t, "", corpus, "--to", "aql-introspect", "--aql-mode", "both"); code != exitUsage {
+		t.Errorf("bad --aql-mode: exit %d", code)
 	}
 }
