@@ -9,8 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/session"
-	"github.com/mcpterm/mcpterm/session/demo"
 	"github.com/mcpterm/mcpterm/themes"
 	"github.com/mcpterm/mcpterm/tokens"
 	"github.com/mcpterm/mcpterm/ui"
@@ -18,37 +18,32 @@ import (
 )
 
 // runTUI opens the workbench. The server is chosen as everywhere else
-// (nothing = the in-process demo server); the flags here are the UI's own.
+// (nothing = the in-process demo server); the other flags are the UI's own.
 func (c *cli) runTUI(args []string) int {
 	fs := flag.NewFlagSet("mcpterm", flag.ContinueOnError)
 	fs.SetOutput(c.stderr)
-	theme := fs.String("theme", "auto", "colour theme: "+strings.Join(themes.Names(), ", "))
+	var sf serverFlags
+	sf.register(fs)
+	theme := fs.String("theme", "auto", "colour `THEME`: "+strings.Join(themes.Names(), ", ")+" (NO_COLOR wins)")
 	enc := fs.String("encoding", tokens.DefaultEncoding, "tokenizer: "+strings.Join(tokens.Encodings(), ", "))
-	noMouse := fs.Bool("no-mouse", false, "leave the mouse to the terminal (its own text selection)")
-	toolsFile := fs.String("tools", "", "offline: a saved tools/list result instead of a server")
-	url := fs.String("url", "", "a streamable HTTP server")
-	sse := fs.Bool("sse", false, "with --url: the legacy HTTP+SSE transport")
+	noMouse := fs.Bool("no-mouse", false, "leave the mouse to the terminal (for its own text selection)")
+	aqlMap := fs.String("aql-map", "", "AQL category and operation-name overrides `FILE`")
 	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "usage: mcpterm [--theme T] [--encoding E] [--no-mouse] [server selection]")
-		fmt.Fprintln(c.stderr, "server selection: nothing (demo), -- CMD ARGS, --url URL [--sse], --tools FILE")
+		fmt.Fprintln(c.stderr, "usage: mcpterm [--theme T] [--encoding E] [--no-mouse] [--aql-map FILE] [server selection]")
+		fmt.Fprintln(c.stderr, "server selection: nothing (demo), -- CMD ARGS, --url URL [--sse] [--header 'K: V'],")
+		fmt.Fprintln(c.stderr, "                  --server NAME [--config FILE], --tools FILE (offline)")
 		fs.PrintDefaults()
 	}
-	var cmdline []string
-	for i, a := range args {
-		if a == "--" {
-			cmdline = args[i+1:]
-			args = args[:i]
-			break
-		}
-	}
-	if err := fs.Parse(args); err != nil {
+	pos, cmdline, err := parseInterleaved(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
 		}
 		return exitUsage
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(c.stderr, "mcpterm: unexpected argument %q (a server command goes after --)\n", fs.Arg(0))
+	sf.cmdline = cmdline
+	if len(pos) > 0 {
+		fmt.Fprintf(c.stderr, "mcpterm: unexpected argument %s (a server command goes after --)\n", quoteArg(pos[0]))
 		return exitUsage
 	}
 	choice, err := themes.Parse(*theme, c.getenv("NO_COLOR") != "")
@@ -56,23 +51,38 @@ func (c *cli) runTUI(args []string) int {
 		fmt.Fprintln(c.stderr, "mcpterm:", err)
 		return exitUsage
 	}
-	src, err := tuiSource(cmdline, *url, *sse, *toolsFile)
+	if !validEncoding(*enc) {
+		fmt.Fprintf(c.stderr, "mcpterm: --encoding %s: want one of %s\n", quoteArg(*enc), strings.Join(tokens.Encodings(), ", "))
+		return exitUsage
+	}
+	var ov aql.Overrides
+	if *aqlMap != "" {
+		if ov, err = loadAQLMap(*aqlMap); err != nil {
+			fmt.Fprintln(c.stderr, "mcpterm:", err)
+			return exitUsage
+		}
+	}
+	p, err := c.prepare(&sf, session.Options{ClientName: "mcpterm"})
 	if err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm:", err)
 		return exitUsage
 	}
+	if p.trace != nil {
+		defer p.trace.Close()
+	}
 	store, err := live.NewStore(c.getenv)
 	if err != nil {
-		fmt.Fprintln(c.stderr, "mcpterm: history:", err)
+		fmt.Fprintln(c.stderr, "mcpterm: the draft and history are kept in memory only:", err)
 	}
 	wd, _ := os.Getwd()
+	redactor := p.redactor
 	opts := ui.Options{
-		Connect:      live.Connector(src, session.Options{ClientName: "mcpterm"}),
+		Connect:      live.ConnectorRetrySSE(p.sel.src, p.opts, p.sel.retrySSE),
 		Counter:      live.NewCounter(),
-		Codec:        live.NewCodec(),
-		Renderer:     &live.Renderer{},
-		Classifier:   &live.Classifier{},
-		Sanitize:     live.Sanitize,
+		Codec:        &live.Codec{Overrides: ov},
+		Renderer:     &live.Renderer{Overrides: ov},
+		Classifier:   &live.Classifier{Overrides: ov},
+		Sanitize:     func(s string) string { return live.Sanitize(redactor.Redact(s)) },
 		Theme:        choice,
 		Encoding:     *enc,
 		WorkingDir:   wd,
@@ -81,37 +91,19 @@ func (c *cli) runTUI(args []string) int {
 	if store != nil {
 		opts.Store = store
 	}
-	p := tea.NewProgram(ui.New(opts))
-	if _, err := p.Run(); err != nil {
+	prog := tea.NewProgram(ui.New(opts))
+	if _, err := prog.Run(); err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm:", err)
 		return exitConnect
 	}
 	return exitOK
 }
 
-// tuiSource builds the session source from the flags; the demo server is
-// the default so a first run needs nothing.
-func tuiSource(cmdline []string, url string, sse bool, toolsFile string) (session.Source, error) {
-	n := 0
-	for _, set := range []bool{len(cmdline) > 0, url != "", toolsFile != ""} {
-		if set {
-			n++
+func validEncoding(enc string) bool {
+	for _, e := range tokens.Encodings() {
+		if e == enc {
+			return true
 		}
 	}
-	if n > 1 {
-		return session.Source{}, errors.New("choose one server: -- CMD, --url or --tools")
-	}
-	switch {
-	case len(cmdline) > 0:
-		return session.Source{Kind: session.Stdio, Name: cmdline[0], Command: cmdline[0], Args: cmdline[1:]}, nil
-	case url != "":
-		kind := session.HTTP
-		if sse {
-			kind = session.SSE
-		}
-		return session.Source{Kind: kind, URL: url}, nil
-	case toolsFile != "":
-		return session.Source{Kind: session.Offline, ToolsFile: toolsFile}, nil
-	}
-	return session.Source{Kind: session.InProcess, Name: "demo", Server: demo.New(demo.Options{})}, nil
+	return false
 }

@@ -182,8 +182,9 @@ type Codec interface {
 	// Parse turns composer text into calls. Errors should be *sexpr.Error
 	// (or wrap one) so the composer can show where the problem is.
 	Parse(set *toolset.Set, src string) (*Parsed, error)
-	// ResultTerm renders a result as the S-expression (ok ...) / (err ...) form.
-	ResultTerm(res *CallResult) (string, error)
+	// ResultTerm renders a result as the S-expression (ok ...) / (err ...)
+	// form, pretty-printed for width columns.
+	ResultTerm(res *CallResult, width int) (string, error)
 	// Format prints parsed calls in a syntax ("sexpr", "aql" or "json"), so
 	// the composer can switch a call between them.
 	Format(set *toolset.Set, p *Parsed, syntax string) (string, error)

@@ -122,7 +122,7 @@ func jsonCall(set *toolset.Set, v *ojson.Value) (ParsedCall, error) {
 }
 
 // ResultTerm needs convert/call.
-func (JSONCodec) ResultTerm(*CallResult) (string, error) {
+func (JSONCodec) ResultTerm(*CallResult, int) (string, error) {
 	return "", errors.New("the (ok ...) form needs convert/call")
 }
 

@@ -271,6 +271,9 @@ func (m *Model) contextHelp() bindingHelp {
 		pane = append(pane, k.Form, k.Invisible, k.Encoding)
 	}
 	short := append(append([]key.Binding{}, pane...), global...)
+	// The full help is the reference: every binding, whether or not it
+	// applies right now.
+	k = DefaultKeyMap()
 	full := [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Compose, k.Filter, k.Sort, k.Form, k.Invisible, k.Encoding},

@@ -50,6 +50,7 @@ type schemaMsg struct {
 	left, right   string // highlighted documents
 	leftN, rightN int    // tokens, -1 when not counted
 	rightErr      error
+	rightForm     string // the form rendered when it differs from key.form
 }
 
 // checkMsg is the composer's live parse, validation and counts for one

@@ -167,6 +167,8 @@ func formLabel(form string) string {
 		return "MCP-Term"
 	case "term_lean":
 		return "term-lean"
+	case "term_full":
+		return "MCP-Term full"
 	case "dts":
 		return "TypeScript"
 	case "aql_introspect":

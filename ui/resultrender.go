@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -50,12 +52,14 @@ func renderResults(r *run, k renderKey, st Styles, codec Codec, c Counter, sanit
 			b.WriteString(st.Warn.Render("⚠ "+oneLine(sanitize(it.Result.Warning))) + "\n")
 		}
 		switch {
+		case it.Err != nil && r.cancelled && errors.Is(it.Err, context.Canceled):
+			b.WriteString(st.Warn.Render("cancelled") + st.Muted.Render(" (notifications/cancelled was sent)"))
 		case it.Err != nil:
 			b.WriteString(st.Error.Render("error: ") + st.Text.Render(sanitize(it.Err.Error())))
 		case it.Result == nil:
 			b.WriteString(st.Muted.Render("no result"))
 		case k.term:
-			t, err := codec.ResultTerm(it.Result)
+			t, err := codec.ResultTerm(it.Result, k.width)
 			if err != nil {
 				b.WriteString(st.Muted.Render("(ok ...) form unavailable: " + sanitize(err.Error())))
 				b.WriteString("\n")
@@ -78,6 +82,8 @@ func itemHeader(it runItem, k renderKey, st Styles, c Counter, batch bool, sanit
 	}
 	parts = append(parts, st.Bold.Render(name))
 	switch {
+	case it.Err != nil && errors.Is(it.Err, context.Canceled):
+		parts = append(parts, st.Warn.Render("cancelled"))
 	case it.Err != nil:
 		parts = append(parts, st.Error.Render("✗ error"))
 	case it.Result != nil && it.Result.IsError:

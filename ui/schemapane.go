@@ -178,7 +178,7 @@ func (p *schemaPane) View() string {
 	if m.key.invisible {
 		leftTitle = "tool as sent"
 	}
-	rightTitle := formLabel(m.key.form)
+	rightTitle := formLabel(firstNonEmpty(m.rightForm, m.key.form))
 	lt := st.PaneTitle.Render(leftTitle) + " " + countLabel(st, m.leftN, -1)
 	rt := st.PaneTitle.Render(rightTitle) + " " + countLabel(st, m.rightN, m.leftN)
 	if p.have != p.want {
@@ -244,12 +244,21 @@ func renderSchema(k schemaKey, st Styles, set *toolset.Set, tool *toolset.Tool, 
 		left = tool.Raw
 	}
 	m.left = highlight(st, "json", sanitize(left.Pretty()))
-	right, err := r.RenderTool(k.form, set, tool)
+	// With the model-invisible parts shown, the whole tool on the left is
+	// compared with the whole-tool MCP-Term on the right when there is one.
+	form := k.form
+	if k.invisible && form == "term" {
+		if _, err := r.RenderTool("term_full", set, tool); err == nil {
+			form = "term_full"
+			m.rightForm = form
+		}
+	}
+	right, err := r.RenderTool(form, set, tool)
 	if err != nil {
 		m.rightErr = err
 		m.right = st.Error.Render(sanitize(err.Error()))
 	} else {
-		m.right = highlight(st, lexerFor(k.form), sanitize(right))
+		m.right = highlight(st, lexerFor(form), sanitize(right))
 	}
 	if c != nil && c.Ready(k.enc) {
 		m.leftN = c.Count(k.enc, left.Compact())

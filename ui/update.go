@@ -105,6 +105,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		m.composer.histIdx = len(msg.history)
 		if msg.text != "" && m.composer.Value() == "" {
 			m.composer.setText(msg.text)
+			m.composer.editor.MoveToEnd()
 			m.composer.dirty = false
 			return m.checkCmd()
 		}
@@ -338,9 +339,6 @@ func (m *Model) composerInput(msg tea.Msg) tea.Cmd {
 	case composerRun:
 		return tea.Batch(cmd, m.requestRun())
 	case composerLeave:
-		if m.lay.wide {
-			return m.setFocus(focusTools)
-		}
 		return m.setFocus(focusResults)
 	case composerSave:
 		name := m.composer.path

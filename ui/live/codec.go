@@ -137,11 +137,11 @@ func positioned(err error) error {
 }
 
 // ResultTerm is the (ok ...) / (err ...) form of a result.
-func (c *Codec) ResultTerm(res *ui.CallResult) (string, error) {
+func (c *Codec) ResultTerm(res *ui.CallResult, width int) (string, error) {
 	if res == nil || res.Raw == nil {
 		return "", errors.New("no result")
 	}
-	return sexpr.Pretty(call.ResultToTerm(res.Raw), 72), nil
+	return sexpr.Pretty(call.ResultToTerm(res.Raw), max(width, 40)), nil
 }
 
 // Format prints calls as canonical MCP-Term, JSON calls, or AQL requests.

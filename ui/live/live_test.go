@@ -184,7 +184,7 @@ func TestDemoBrowseAndExplore(t *testing.T) {
 // A server that cannot start shows its stderr in the UI, not on exit.
 func TestDemoConnectFailureShowsStderr(t *testing.T) {
 	opts := demoOptions(t)
-	opts.Connect = Connector(session.Source{Kind: session.Stdio, Command: "sh", Args: []string{"-c", "echo 'fatal: no config file' >&2; exit 3"}}, session.Options{ConnectTimeout: 10 * time.Second})
+	opts.Connect = Connector(session.Source{Kind: session.Stdio, Command: "sh", Args: []string{"-c", "read -r line; echo 'fatal: no config file' >&2; exit 3"}}, session.Options{ConnectTimeout: 10 * time.Second})
 	f := startFlow(t, opts, 100, 30)
 	f.wait("Connection", "retries")
 	screen := f.finish()

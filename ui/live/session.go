@@ -22,8 +22,22 @@ import (
 
 // Connector opens src with opts each time the UI (re)connects.
 func Connector(src session.Source, opts session.Options) ui.Connector {
+	return ConnectorRetrySSE(src, opts, false)
+}
+
+// ConnectorRetrySSE is Connector for a config entry whose HTTP transport was
+// guessed: when streamable HTTP cannot connect, the legacy SSE transport is
+// tried before giving up.
+func ConnectorRetrySSE(src session.Source, opts session.Options, retrySSE bool) ui.Connector {
 	return func(ctx context.Context) (ui.Backend, error) {
 		s, err := session.Open(ctx, src, opts)
+		if err != nil && retrySSE && session.Classify(err) == session.ClassConnection {
+			sse := src
+			sse.Kind = session.SSE
+			if s2, err2 := session.Open(ctx, sse, opts); err2 == nil {
+				s, err = s2, nil
+			}
+		}
 		if err != nil {
 			return nil, connectError(err)
 		}
