@@ -108,6 +108,10 @@ func pretty(b *strings.Builder, n *Node, width, indent int) {
 		b.WriteString(flat)
 		return
 	}
+	if isPlist(n.Items) {
+		prettyPlist(b, n.Items, width, indent)
+		return
+	}
 	b.WriteByte('(')
 	pretty(b, n.Items[0], width, indent+1)
 	first := 1
@@ -117,10 +121,47 @@ func pretty(b *strings.Builder, n *Node, width, indent int) {
 		b.WriteString(n.Items[first].String())
 		first++
 	}
+	// A list of data (its head is itself a list) lines its items up under
+	// the first one; a form (head symbol) indents its body by two.
+	step := 2
+	if n.Items[0].Kind == List {
+		step = 1
+	}
 	for _, it := range n.Items[first:] {
 		b.WriteByte('\n')
-		b.WriteString(strings.Repeat(" ", indent+2))
-		pretty(b, it, width, indent+2)
+		b.WriteString(strings.Repeat(" ", indent+step))
+		pretty(b, it, width, indent+step)
+	}
+	b.WriteByte(')')
+}
+
+// isPlist reports whether items alternate :keyword value, as records and
+// maps do in MCP-Term data.
+func isPlist(items []*Node) bool {
+	if len(items) < 2 || len(items)%2 != 0 {
+		return false
+	}
+	for i := 0; i < len(items); i += 2 {
+		if items[i].Kind != Keyword {
+			return false
+		}
+	}
+	return true
+}
+
+// prettyPlist keeps each :key value pair together, one pair a line, so a
+// record reads like a table of fields.
+func prettyPlist(b *strings.Builder, items []*Node, width, indent int) {
+	b.WriteByte('(')
+	for i := 0; i < len(items); i += 2 {
+		if i > 0 {
+			b.WriteByte('\n')
+			b.WriteString(strings.Repeat(" ", indent+1))
+		}
+		key := items[i].String()
+		b.WriteString(key)
+		b.WriteByte(' ')
+		pretty(b, items[i+1], width, indent+1+len(key)+1)
 	}
 	b.WriteByte(')')
 }
