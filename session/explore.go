@@ -290,85 +290,63 @@ func typedPages[T any](ctx context.Context, s *Session, c *conn, method, member 
 // Resources lists the server's resources (all pages). A server without the
 // resources capability has none.
 func (s *Session) Resources(ctx context.Context) ([]mcp.Resource, error) {
-	c, err := s.current()
-	if err != nil {
-		return nil, err
-	}
-	if c.info.Capabilities.Resources == nil {
-		return nil, nil
-	}
-	err = s.cached(listResources, func() error {
-		rs, err := typedPages[mcp.Resource](ctx, s, c, "resources/list", "resources", func(ctx context.Context, cur mcp.Cursor) error {
+	return cachedList(ctx, s, listResources, "resources/list", "resources",
+		func(c *conn) bool { return c.info.Capabilities.Resources != nil },
+		func(l *lists) *[]mcp.Resource { return &l.resources },
+		func(ctx context.Context, c *conn, cur mcp.Cursor) error {
 			req := mcp.ListResourcesRequest{}
 			req.Params.Cursor = cur
 			_, err := c.client.ListResourcesByPage(ctx, req)
 			return err
 		})
-		if err == nil {
-			s.lists.mu.Lock()
-			s.lists.resources = rs
-			s.lists.mu.Unlock()
-		}
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	s.lists.mu.Lock()
-	defer s.lists.mu.Unlock()
-	return s.lists.resources, nil
 }
 
 // ResourceTemplates lists the server's resource templates (all pages).
 func (s *Session) ResourceTemplates(ctx context.Context) ([]mcp.ResourceTemplate, error) {
-	c, err := s.current()
-	if err != nil {
-		return nil, err
-	}
-	if c.info.Capabilities.Resources == nil {
-		return nil, nil
-	}
-	err = s.cached(listTemplates, func() error {
-		ts, err := typedPages[mcp.ResourceTemplate](ctx, s, c, "resources/templates/list", "resourceTemplates", func(ctx context.Context, cur mcp.Cursor) error {
+	return cachedList(ctx, s, listTemplates, "resources/templates/list", "resourceTemplates",
+		func(c *conn) bool { return c.info.Capabilities.Resources != nil },
+		func(l *lists) *[]mcp.ResourceTemplate { return &l.templates },
+		func(ctx context.Context, c *conn, cur mcp.Cursor) error {
 			req := mcp.ListResourceTemplatesRequest{}
 			req.Params.Cursor = cur
 			_, err := c.client.ListResourceTemplatesByPage(ctx, req)
 			return err
 		})
-		if err == nil {
-			s.lists.mu.Lock()
-			s.lists.templates = ts
-			s.lists.mu.Unlock()
-		}
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	s.lists.mu.Lock()
-	defer s.lists.mu.Unlock()
-	return s.lists.templates, nil
 }
 
 // Prompts lists the server's prompts (all pages).
 func (s *Session) Prompts(ctx context.Context) ([]mcp.Prompt, error) {
-	c, err := s.current()
-	if err != nil {
-		return nil, err
-	}
-	if c.info.Capabilities.Prompts == nil {
-		return nil, nil
-	}
-	err = s.cached(listPrompts, func() error {
-		ps, err := typedPages[mcp.Prompt](ctx, s, c, "prompts/list", "prompts", func(ctx context.Context, cur mcp.Cursor) error {
+	return cachedList(ctx, s, listPrompts, "prompts/list", "prompts",
+		func(c *conn) bool { return c.info.Capabilities.Prompts != nil },
+		func(l *lists) *[]mcp.Prompt { return &l.prompts },
+		func(ctx context.Context, c *conn, cur mcp.Cursor) error {
 			req := mcp.ListPromptsRequest{}
 			req.Params.Cursor = cur
 			_, err := c.client.ListPromptsByPage(ctx, req)
 			return err
 		})
+}
+
+// cachedList fetches every page of one list into its slot of s.lists, once
+// until a list_changed notification invalidates it. A server without the
+// capability has an empty list.
+func cachedList[T any](ctx context.Context, s *Session, kind listKind, method, member string,
+	capable func(*conn) bool, slot func(*lists) *[]T,
+	send func(ctx context.Context, c *conn, cur mcp.Cursor) error) ([]T, error) {
+	c, err := s.current()
+	if err != nil {
+		return nil, err
+	}
+	if !capable(c) {
+		return nil, nil
+	}
+	err = s.cached(kind, func() error {
+		items, err := typedPages[T](ctx, s, c, method, member, func(ctx context.Context, cur mcp.Cursor) error {
+			return send(ctx, c, cur)
+		})
 		if err == nil {
 			s.lists.mu.Lock()
-			s.lists.prompts = ps
+			*slot(&s.lists) = items
 			s.lists.mu.Unlock()
 		}
 		return err
@@ -378,7 +356,7 @@ func (s *Session) Prompts(ctx context.Context) ([]mcp.Prompt, error) {
 	}
 	s.lists.mu.Lock()
 	defer s.lists.mu.Unlock()
-	return s.lists.prompts, nil
+	return *slot(&s.lists), nil
 }
 
 // ResourceContents is a resources/read answer: Raw as sent, Result typed
