@@ -160,6 +160,7 @@ func TestDemoComposeRunBatch(t *testing.T) {
 			f.wait("batch of 3 calls", "S-expr")
 			f.send(key('r', tea.ModCtrl))
 			f.wait("2 ok", "1 failed")
+			f.wait("localhost") // the rendered results, which follow the outcome
 			screen := f.finish()
 			if !strings.Contains(screen, "localhost") {
 				t.Errorf("result lacks the file:\n%s", screen)
