@@ -216,3 +216,21 @@ func BenchmarkRealKeystrokeToCount4KB(b *testing.B) {
 		}
 	}
 }
+
+// Typing into the tool filter of a 1,000-tool server: the fuzzy match of
+// every name and the redraw.
+func BenchmarkFilterKeystroke1000Tools(b *testing.B) {
+	m := readyModel(b, bigSet(1000), 160, 48)
+	m.Update(keyMsg("/"))
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		k := keyMsg("a")
+		if i%2 == 1 {
+			k = keyMsg("backspace")
+		}
+		i++
+		m.Update(k)
+		_ = m.View()
+	}
+}

@@ -7,46 +7,117 @@ import (
 )
 
 // fuzzyMatch scores pattern as a case-insensitive subsequence of s. Matches
-// at word starts (after _ - . / space or a case change) and consecutive runs
-// score higher, so "fr" ranks file_read above "buffer". It returns the byte
-// offsets of the matched runes in s, for highlighting. ok is false when the
-// pattern is not a subsequence.
+// at the start, at word starts (after _ - . / space or a case change) and in
+// consecutive runs score higher, so "fr" ranks file_read above "buffer" and
+// "gt" finds get_todo's two words. It returns the byte offsets of the matched
+// runes in s, for highlighting; ok is false when the pattern is not a
+// subsequence. The best placement is found by dynamic programming over the
+// (short) name; very long names fall back to the first placement.
 func fuzzyMatch(pattern, s string) (score int, pos []int, ok bool) {
 	if pattern == "" {
 		return 0, nil, true
 	}
 	pr := []rune(strings.ToLower(pattern))
-	pi := 0
-	prevMatch := -2
-	var prev rune
-	idx := 0
-	for i, r := range s {
-		if pi >= len(pr) {
-			break
+	sr := []rune(s)
+	offs := make([]int, len(sr)) // byte offset of each rune
+	o := 0
+	for i, r := range sr {
+		offs[i] = o
+		o += utf8.RuneLen(r)
+	}
+	bonus := func(j int) int {
+		switch {
+		case j == 0:
+			return 10
+		case isBoundary(sr[j-1], sr[j]):
+			return 8
 		}
-		lr := unicode.ToLower(r)
-		if lr == pr[pi] {
-			bonus := 1
-			if i == 0 || isBoundary(prev, r) {
-				bonus += 8
+		return 0
+	}
+	lower := make([]rune, len(sr))
+	for i, r := range sr {
+		lower[i] = unicode.ToLower(r)
+	}
+	P, S := len(pr), len(sr)
+	if P > S {
+		return 0, nil, false
+	}
+	if S > 256 {
+		return greedyMatch(pr, lower, offs, bonus)
+	}
+	// best[i][j]: best score matching pr[i:] with pr[i] placed at j;
+	// sufArg[i][j]: the k >= j with the highest best[i][k]. O(P·S).
+	const none = -1 << 30
+	best := make([][]int, P)
+	next := make([][]int, P)
+	sufArg := make([][]int, P)
+	for i := range best {
+		best[i] = make([]int, S)
+		next[i] = make([]int, S)
+		sufArg[i] = make([]int, S+1)
+	}
+	for i := P - 1; i >= 0; i-- {
+		for j := S - 1; j >= 0; j-- {
+			best[i][j] = none
+			if lower[j] == pr[i] {
+				sc := 1 + bonus(j)
+				if i == P-1 {
+					best[i][j] = sc
+				} else if j+1 < S {
+					// Either the next rune right after (a consecutive run)
+					// or the best placement anywhere further on.
+					if k := sufArg[i+1][j+1]; k >= 0 && best[i+1][k] != none {
+						best[i][j], next[i][j] = sc+best[i+1][k], k
+					}
+					if b := best[i+1][j+1]; b != none && sc+b+5 > best[i][j] {
+						best[i][j], next[i][j] = sc+b+5, j+1
+					}
+				}
 			}
-			if prevMatch == idx-1 {
-				bonus += 5
+		}
+		sufArg[i][S] = -1
+		for j := S - 1; j >= 0; j-- {
+			sufArg[i][j] = sufArg[i][j+1]
+			if best[i][j] != none && (sufArg[i][j] < 0 || best[i][j] >= best[i][sufArg[i][j]]) {
+				sufArg[i][j] = j
 			}
-			score += bonus
-			pos = append(pos, i)
-			prevMatch = idx
+		}
+	}
+	start, top := -1, none
+	for j := 0; j < S; j++ {
+		if best[0][j] > top {
+			start, top = j, best[0][j]
+		}
+	}
+	if start < 0 {
+		return 0, nil, false
+	}
+	for i, j := 0, start; i < P; i++ {
+		pos = append(pos, offs[j])
+		j = next[i][j]
+	}
+	// Shorter names with the same matches rank first.
+	return top - S/8, pos, true
+}
+
+func greedyMatch(pr, lower []rune, offs []int, bonus func(int) int) (int, []int, bool) {
+	score, pi, prev := 0, 0, -2
+	var pos []int
+	for j := 0; j < len(lower) && pi < len(pr); j++ {
+		if lower[j] == pr[pi] {
+			score += 1 + bonus(j)
+			if prev == j-1 {
+				score += 5
+			}
+			pos = append(pos, offs[j])
+			prev = j
 			pi++
 		}
-		prev = r
-		idx++
 	}
 	if pi < len(pr) {
 		return 0, nil, false
 	}
-	// Shorter names with the same matches rank first.
-	score -= utf8.RuneCountInString(s) / 8
-	return score, pos, true
+	return score - len(lower)/8, pos, true
 }
 
 func isBoundary(prev, r rune) bool {

@@ -65,14 +65,24 @@ func computeLayout(w, h int) layout {
 		l.schema = rect{b.x + lw, b.y, b.w - lw, b.h}
 		l.ctools = l.tools
 		rw := b.w - lw
-		ch := clamp(b.h*45/100, 8, b.h-6)
+		ch := b.h / 2
+		if b.h >= 14 {
+			ch = clamp(b.h*45/100, 8, b.h-6)
+		}
 		l.composer = rect{b.x + lw, b.y, rw, ch}
 		l.results = rect{b.x + lw, b.y + ch, rw, b.h - ch}
 	} else {
-		th := clamp(b.h*2/5, 5, b.h-5)
+		// Short terminals split evenly; taller ones give each pane a
+		// useful minimum.
+		th, ch := b.h/2, b.h/2
+		if b.h >= 10 {
+			th = clamp(b.h*2/5, 5, b.h-5)
+		}
+		if b.h >= 11 {
+			ch = clamp(b.h/2, 7, b.h-4)
+		}
 		l.tools = rect{b.x, b.y, b.w, th}
 		l.schema = rect{b.x, b.y + th, b.w, b.h - th}
-		ch := clamp(b.h/2, 7, b.h-4)
 		l.composer = rect{b.x, b.y, b.w, ch}
 		l.results = rect{b.x, b.y + ch, b.w, b.h - ch}
 	}

@@ -19,8 +19,9 @@ func box(st Styles, focused bool, w, h int, title, right, content string) string
 		style = st.PaneFocus
 		titleStyle = st.PaneTitle
 	}
-	if w < 4 || h < 2 {
-		return fitBlock("", max(w, 0), max(h, 0))
+	if w < 4 || h < 3 {
+		// No room for a frame: the title alone, so the frame size holds.
+		return fitBlock(titleStyle.Render(title), max(w, 1), max(h, 1))
 	}
 	b := style.GetBorderStyle()
 	bs := lipgloss.NewStyle().Foreground(style.GetBorderTopForeground())
