@@ -229,6 +229,13 @@ type Renderer interface {
 	RenderTool(form string, set *toolset.Set, tool *toolset.Tool) (string, error)
 }
 
+// ToolNoter is an optional Renderer extension: a one-line account of what a
+// form leaves out or drops for a tool, shown under the side-by-side pane so
+// a lossy or partial form says so.
+type ToolNoter interface {
+	ToolNote(form string, set *toolset.Set, tool *toolset.Tool) string
+}
+
 // Classifier gives a tool its CRUDE category when AQL is available.
 type Classifier interface {
 	Category(set *toolset.Set, tool *toolset.Tool) string

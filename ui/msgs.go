@@ -51,6 +51,7 @@ type schemaMsg struct {
 	leftN, rightN int    // tokens, -1 when not counted
 	rightErr      error
 	rightForm     string // the form rendered when it differs from key.form
+	note          string // what the right-hand form left out (sanitised)
 }
 
 // checkMsg is the composer's live parse, validation and counts for one

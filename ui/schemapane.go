@@ -49,8 +49,9 @@ func (p *schemaPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	iw, ih := innerSize(*p.st, w, h)
 	cw := (iw - 1) / 2
-	p.left.SetSize(cw, ih-1)
-	p.right.SetSize(iw-1-cw, ih-1)
+	// Rows: titles, the two documents, the note on what the form left out.
+	p.left.SetSize(cw, ih-2)
+	p.right.SetSize(iw-1-cw, ih-2)
 }
 
 func (p *schemaPane) Focus() { p.focused = true }
@@ -189,7 +190,7 @@ func (p *schemaPane) View() string {
 	lines = append(lines, fitLine(lt, cw)+sep+fitLine(rt, iw-cw-1))
 	lv := p.left.Visible()
 	rv := p.right.Visible()
-	for i := 0; i < ih-1; i++ {
+	for i := 0; i < ih-2; i++ {
 		var l, r string
 		if i < len(lv) {
 			l = lv[i]
@@ -199,6 +200,7 @@ func (p *schemaPane) View() string {
 		}
 		lines = append(lines, fitLine(l, cw)+sep+fitLine(r, iw-cw-1))
 	}
+	lines = append(lines, st.Muted.Render(truncate(m.note, iw)))
 	right := ""
 	if m.leftN >= 0 && m.rightN >= 0 {
 		right = fmt.Sprintf("Δ %s tok", signed(m.rightN-m.leftN))
@@ -254,6 +256,9 @@ func renderSchema(k schemaKey, st Styles, set *toolset.Set, tool *toolset.Tool, 
 		}
 	}
 	right, err := r.RenderTool(form, set, tool)
+	if n, ok := r.(ToolNoter); ok && err == nil {
+		m.note = oneLine(sanitize(n.ToolNote(form, set, tool)))
+	}
 	if err != nil {
 		m.rightErr = err
 		m.right = st.Error.Render(sanitize(err.Error()))

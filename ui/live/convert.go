@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/mcpterm/mcpterm/convert"
 	"github.com/mcpterm/mcpterm/convert/aql"
+	"github.com/mcpterm/mcpterm/convert/term"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 	"github.com/mcpterm/mcpterm/ui"
 )
@@ -77,6 +79,26 @@ func (r *Renderer) adapterFor(set *toolset.Set) (*aql.Adapter, error) {
 	return r.adapter, r.err
 }
 
+// ToolNote says what a term form left out of the tool (not model-facing
+// parts) and what the lean form dropped, as convert/term accounts for it.
+func (r *Renderer) ToolNote(form string, set *toolset.Set, tool *toolset.Tool) string {
+	switch form {
+	case introspectForm:
+		return "what a model reads back from introspect for this operation, on top of the upfront AQL tool"
+	case "dts":
+		return "TypeScript declaration of the model-facing tool"
+	}
+	o, ok := convert.TermOptions(form)
+	if !ok {
+		return ""
+	}
+	d, err := term.Render(convert.Single(set, tool), o)
+	if err != nil {
+		return ""
+	}
+	return d.Summary()
+}
+
 // Classifier gives each tool its CRUDE category through convert/aql (with
 // the user's overrides), cached per tool list.
 type Classifier struct {
@@ -107,5 +129,6 @@ func (c *Classifier) Category(set *toolset.Set, tool *toolset.Tool) string {
 
 var (
 	_ ui.Renderer   = (*Renderer)(nil)
+	_ ui.ToolNoter  = (*Renderer)(nil)
 	_ ui.Classifier = (*Classifier)(nil)
 )
