@@ -182,15 +182,17 @@ func (p *explorePane) filterLog() {
 
 // exploreAction asks the root for I/O.
 type exploreAction struct {
-	kind   int // 0 none, 1 read resource, 2 get prompt, 3 reload lists
-	uri    string
-	prompt *Prompt
+	kind     int // one of the explore* constants
+	uri      string
+	prompt   *Prompt
+	template *ResourceTemplate
 }
 
 const (
 	exploreNone = iota
 	exploreRead
 	exploreGetPrompt
+	exploreReadTemplate
 )
 
 func (p *explorePane) Update(msg tea.KeyPressMsg) exploreAction {
@@ -234,6 +236,11 @@ func (p *explorePane) Update(msg tea.KeyPressMsg) exploreAction {
 			if i := nav.cursor; i < len(p.prompts) {
 				pr := p.prompts[i]
 				return exploreAction{kind: exploreGetPrompt, prompt: &pr}
+			}
+		case tabTemplates:
+			if i := nav.cursor; i < len(p.templates) {
+				t := p.templates[i]
+				return exploreAction{kind: exploreReadTemplate, template: &t}
 			}
 		}
 	}
@@ -287,7 +294,8 @@ func (p *explorePane) showSelection() {
 		} else if nav.cursor < len(p.templates) {
 			t := p.templates[nav.cursor]
 			title = oneLine(s(firstNonEmpty(t.Title, t.Name)))
-			body = fieldLines(st, s, "uriTemplate", t.URITemplate, "name", t.Name, "mime", t.MIME, "description", t.Description)
+			body = fieldLines(st, s, "uriTemplate", t.URITemplate, "name", t.Name, "mime", t.MIME, "description", t.Description) +
+				"\n\n" + st.Muted.Render("enter fills in the variables and reads the resource")
 		}
 	case tabPrompts:
 		if err := p.errs[2]; err != nil {
@@ -436,7 +444,7 @@ func (p *explorePane) help() []key.Binding {
 	k := p.keys
 	b := []key.Binding{k.TabLeft, k.TabRight, k.Up, k.Down}
 	switch p.tab {
-	case tabResources, tabPrompts:
+	case tabResources, tabPrompts, tabTemplates:
 		b = append(b, k.Open)
 	case tabLog:
 		b = append(b, k.Level)

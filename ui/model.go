@@ -243,7 +243,7 @@ func (m *Model) syncKeys() {
 	k.Run.SetEnabled(m.conn == connReady && !m.info.Offline)
 	k.LeaveEdit.SetEnabled(!m.running())
 	k.Level.SetEnabled(m.focus == focusExplore && m.explore.tab == tabLog)
-	k.Open.SetEnabled(m.focus == focusExplore && (m.explore.tab == tabResources || m.explore.tab == tabPrompts))
+	k.Open.SetEnabled(m.focus == focusExplore && (m.explore.tab == tabResources || m.explore.tab == tabPrompts || m.explore.tab == tabTemplates))
 	k.SaveResult.SetEnabled(m.results.current() != nil && m.results.current().done)
 }
 

@@ -538,7 +538,17 @@ func TestExploreReadsResourcesAndPrompts(t *testing.T) {
 	if s := h.screen(); !strings.Contains(s, "hello from demo://readme") {
 		t.Errorf("resource not read:\n%s", s)
 	}
-	h.key("right")
+	h.key("right") // templates
+	h.key("enter")
+	if h.m.modal == nil {
+		t.Fatal("a template should ask for its variables")
+	}
+	h.typeText("t7")
+	h.key("enter")
+	h.waitFor("detail", msgIs[detailMsg])
+	if s := h.screen(); !strings.Contains(s, "hello from demo://todo/t7") {
+		t.Errorf("template not expanded and read:\n%s", s)
+	}
 	h.key("right") // prompts
 	h.key("enter")
 	if h.m.modal == nil {

@@ -370,3 +370,26 @@ func FuzzFuzzyMatch(f *testing.F) {
 		}
 	})
 }
+
+func TestURITemplates(t *testing.T) {
+	vals := map[string]string{"id": "42", "path": "a/b c", "q": "x y", "n": "3"}
+	cases := map[string]string{
+		"demo://todo/{id}":      "demo://todo/42",
+		"file:///{+path}":       "file:///a/b%20c",
+		"demo://x{/id,n}":       "demo://x/42/3",
+		"demo://s{?q,n}":        "demo://s?q=x+y&n=3",
+		"demo://p/{path}":       "demo://p/a%2Fb%20c",
+		"demo://{missing}/{id}": "demo:///42",
+		"demo://{id:2}{#n}":     "demo://42#3",
+		"plain":                 "plain",
+		"broken{":               "broken{",
+	}
+	for tpl, want := range cases {
+		if got := expandTemplate(tpl, vals); got != want {
+			t.Errorf("expandTemplate(%q) = %q, want %q", tpl, got, want)
+		}
+	}
+	if got := strings.Join(templateVars("demo://{a}/{+b}{?c,a}{&d*}"), ","); got != "a,b,c,d" {
+		t.Errorf("templateVars = %s", got)
+	}
+}

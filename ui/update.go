@@ -195,6 +195,12 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case promptArgsMsg:
 		return m.getPromptCmd(msg.name, msg.args)
 
+	case readURIMsg:
+		if m.backend != nil {
+			return m.readResourceCmd(msg.uri)
+		}
+		return nil
+
 	case modalClosedMsg:
 		return nil
 	}
@@ -210,6 +216,7 @@ type (
 	quitConfirmedMsg struct{ saveFirst bool }
 	saveAsMsg        struct{ path, data, what string }
 	openAsMsg        struct{ path string }
+	readURIMsg       struct{ uri string }
 	promptArgsMsg    struct {
 		name string
 		args map[string]string
@@ -423,6 +430,19 @@ func (m *Model) exploreKey(msg tea.KeyPressMsg) tea.Cmd {
 		if m.backend != nil {
 			return m.readResourceCmd(act.uri)
 		}
+	case exploreReadTemplate:
+		tpl := act.template.URITemplate
+		vars := templateVars(tpl)
+		if len(vars) == 0 {
+			return m.readResourceCmd(tpl)
+		}
+		m.modal = newForm(*m.styles, "Read "+oneLine(m.opts.Sanitize(tpl)), "", vars, nil, func(v []string) tea.Msg {
+			vals := map[string]string{}
+			for i, n := range vars {
+				vals[n] = v[i]
+			}
+			return readURIMsg{uri: expandTemplate(tpl, vals)}
+		})
 	case exploreGetPrompt:
 		pr := act.prompt
 		if len(pr.Arguments) == 0 {
