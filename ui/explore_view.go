@@ -1,0 +1,276 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcpterm/mcpterm/convert/ojson"
+)
+
+// protoDetail shows a message with its pair (request above response).
+func (p *explorePane) protoDetail(i int) (string, string) {
+	st := *p.st
+	e := p.proto[i]
+	req, resp := &p.proto[i], (*protoEntry)(nil)
+	if j := p.pairOf(i); j >= 0 {
+		if e.msg.Outgoing == (e.msg.Kind == "request") {
+			resp = &p.proto[j]
+		} else {
+			req, resp = &p.proto[j], &p.proto[i]
+		}
+	} else if e.msg.Kind != "request" {
+		req, resp = nil, &p.proto[i]
+	}
+	var b strings.Builder
+	show := func(label string, pe *protoEntry) {
+		b.WriteString(st.PaneTitle.Render(label) + st.Muted.Render(fmt.Sprintf(" %s · %s", pe.time.Format("15:04:05.000"), byteSize(pe.msg.Size))))
+		if pe.msg.Latency > 0 {
+			b.WriteString(st.Muted.Render(" · " + fmtDuration(pe.msg.Latency)))
+		}
+		b.WriteByte('\n')
+		if pe.msg.Err != "" {
+			b.WriteString(st.Error.Render(p.sanitize(pe.msg.Err)) + "\n")
+		}
+		b.WriteString(prettyMaybe(st, p.sanitize(pe.msg.Raw)))
+		b.WriteString("\n\n")
+	}
+	if req != nil {
+		show(dirLabel(req.msg)+" request", req)
+	}
+	if resp != nil {
+		show(dirLabel(resp.msg)+" "+resp.msg.Kind, resp)
+	}
+	return oneLine(p.sanitize(e.msg.Method)), strings.TrimRight(b.String(), "\n")
+}
+
+func dirLabel(m ProtocolMessage) string {
+	if m.Outgoing {
+		return "→"
+	}
+	return "←"
+}
+
+// pairOf finds the index of the message paired with proto[i], or -1.
+func (p *explorePane) pairOf(i int) int {
+	m := p.proto[i].msg
+	if m.ID == "" {
+		return -1
+	}
+	if m.Pair != 0 {
+		for j := range p.proto {
+			if p.proto[j].msg.Seq == m.Pair {
+				return j
+			}
+		}
+	}
+	isReq := m.Kind == "request"
+	for j := range p.proto {
+		o := p.proto[j].msg
+		if j == i || o.ID != m.ID || o.Outgoing == m.Outgoing {
+			continue
+		}
+		if isReq && o.Kind != "request" && j > i {
+			return j
+		}
+		if !isReq && o.Kind == "request" && j < i {
+			return j
+		}
+	}
+	return -1
+}
+
+func fieldLines(st Styles, s func(string) string, kv ...string) string {
+	var lines []string
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] == "" {
+			continue
+		}
+		v := s(kv[i+1])
+		if kv[i] != "description" {
+			v = oneLine(v)
+		}
+		lines = append(lines, st.Muted.Render(kv[i]+" ")+st.Text.Render(v))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// prettyMaybe pretty-prints and highlights JSON text, else returns it as is.
+func prettyMaybe(st Styles, text string) string {
+	t := strings.TrimSpace(text)
+	if strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
+		if v, err := ojson.Parse([]byte(t)); err == nil {
+			return highlight(st, "json", v.Pretty())
+		}
+	}
+	return text
+}
+
+func (p *explorePane) View() string {
+	st := *p.st
+	iw, ih := innerSize(st, p.w, p.h)
+	var tabs []string
+	for t := exploreTab(0); t < numTabs; t++ {
+		label := t.String()
+		switch t {
+		case tabResources:
+			label += fmt.Sprintf(" %d", len(p.resources))
+		case tabTemplates:
+			label += fmt.Sprintf(" %d", len(p.templates))
+		case tabPrompts:
+			label += fmt.Sprintf(" %d", len(p.prompts))
+		case tabLog:
+			label += fmt.Sprintf(" %d", len(p.log))
+		case tabProtocol:
+			label += fmt.Sprintf(" %d", len(p.proto))
+		}
+		if t == p.tab {
+			tabs = append(tabs, st.TabActive.Render(label))
+		} else {
+			tabs = append(tabs, st.Tab.Render(label))
+		}
+	}
+	head := fitLine(strings.Join(tabs, ""), iw) + "\n" + st.Subtle.Render(strings.Repeat("─", iw))
+	list := p.listView(iw)
+	var body string
+	if p.wide {
+		lw := iw * 45 / 100
+		dw := iw - lw - 1
+		ll := strings.Split(fitBlock(list, lw, p.listH), "\n")
+		dl := strings.Split(fitBlock(p.detailView(), dw, p.listH), "\n")
+		sep := st.Subtle.Render("│")
+		rows := make([]string, p.listH)
+		for i := range rows {
+			rows[i] = ll[i] + sep + dl[i]
+		}
+		body = strings.Join(rows, "\n")
+	} else {
+		body = fitBlock(list, iw, p.listH) + "\n" + st.Subtle.Render(strings.Repeat("─", iw)) + "\n" +
+			fitBlock(p.detailView(), iw, max(ih-2-p.listH-1, 1))
+	}
+	right := ""
+	if p.tab == tabLog {
+		right = "level ≥ " + logFilters[p.logLevel]
+	}
+	return box(st, p.focused, p.w, p.h, "Explore", right, head+"\n"+body)
+}
+
+func (p *explorePane) detailView() string {
+	st := *p.st
+	t := ""
+	if p.detailTitle != "" {
+		t = st.PaneTitle.Render(p.detailTitle) + "\n"
+	}
+	return t + p.detail.View()
+}
+
+func (p *explorePane) listView(iw int) string {
+	st := *p.st
+	s := p.sanitize
+	nav := p.nav[p.tab]
+	w := iw
+	if p.wide {
+		w = iw * 45 / 100
+	}
+	var rows []string
+	var heading string
+	row := func(i int, text string) {
+		if i == nav.cursor {
+			if p.focused {
+				text = st.Selected.Render(fitLine(stripStyles(text), w))
+			} else {
+				text = st.Bold.Render(fitLine(stripStyles(text), w))
+			}
+		}
+		rows = append(rows, text)
+	}
+	from, to := nav.visible()
+	switch p.tab {
+	case tabResources:
+		heading = "uri · name"
+		if !p.loaded {
+			return st.Muted.Render("loading…")
+		}
+		for i := from; i < to && i < len(p.resources); i++ {
+			r := p.resources[i]
+			row(i, oneLine(s(r.URI))+" "+st.Muted.Render(oneLine(s(firstNonEmpty(r.Title, r.Name)))))
+		}
+	case tabTemplates:
+		heading = "uri template · name"
+		for i := from; i < to && i < len(p.templates); i++ {
+			t := p.templates[i]
+			row(i, oneLine(s(t.URITemplate))+" "+st.Muted.Render(oneLine(s(t.Name))))
+		}
+	case tabPrompts:
+		heading = "prompt · arguments"
+		for i := from; i < to && i < len(p.prompts); i++ {
+			pr := p.prompts[i]
+			var args []string
+			for _, a := range pr.Arguments {
+				args = append(args, a.Name)
+			}
+			row(i, oneLine(s(pr.Name))+" "+st.Muted.Render(oneLine(s(strings.Join(args, " ")))))
+		}
+	case tabServer:
+		return st.Muted.Render("server details →")
+	case tabLog:
+		heading = "time     level   source · text"
+		for i := from; i < to && i < len(p.logView); i++ {
+			e := p.log[p.logView[i]]
+			lvl := eventLevel(e)
+			ls := st.Muted
+			switch {
+			case levelRank(lvl) >= levelRank("error"):
+				ls = st.Error
+			case levelRank(lvl) >= levelRank("warning"):
+				ls = st.Warn
+			}
+			src := ""
+			switch e.Kind {
+			case EventStderr:
+				src = "stderr "
+			case EventProgress:
+				src = fmt.Sprintf("progress %.0f/%.0f ", e.Progress, e.Total)
+			case EventListChanged:
+				src = "list_changed "
+			}
+			if e.Logger != "" {
+				src += e.Logger + " "
+			}
+			row(i, st.Muted.Render(e.Time.Format("15:04:05"))+" "+ls.Render(fmt.Sprintf("%-7s", lvl))+" "+st.Info.Render(oneLine(s(src)))+oneLine(s(e.Text)))
+		}
+	case tabProtocol:
+		heading = "   time         method            size  latency"
+		for i := from; i < to && i < len(p.proto); i++ {
+			pe := p.proto[i]
+			m := pe.msg
+			dir := st.Info.Render("→")
+			if !m.Outgoing {
+				dir = st.OK.Render("←")
+			}
+			method := m.Method
+			if method == "" {
+				method = "(response)"
+			}
+			id := ""
+			if m.ID != "" {
+				id = "#" + m.ID
+			}
+			lat := ""
+			if m.Latency > 0 {
+				lat = fmtDuration(m.Latency)
+			}
+			kind := ""
+			switch m.Kind {
+			case "error":
+				kind = st.Error.Render(" error")
+			case "failed":
+				kind = st.Error.Render(" failed")
+			}
+			row(i, fmt.Sprintf("%s %s %-16s %-5s %7s %7s", dir, pe.time.Format("15:04:05.000"), truncate(oneLine(s(method)), 16), truncate(oneLine(s(id)), 5), byteSize(m.Size), lat)+kind)
+		}
+	}
+	if len(rows) == 0 {
+		return st.Muted.Render(heading) + "\n" + st.Muted.Render("nothing yet")
+	}
+	return st.Muted.Render(heading) + "\n" + strings.Join(rows, "\n")
+}
