@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +18,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/toolset"
@@ -70,7 +73,8 @@ func demoOptions(t testing.TB) ui.Options {
 type flow struct {
 	t   *testing.T
 	tm  *teatest.TestModel
-	out bytes.Buffer
+	out bytes.Buffer // output since the last keys
+	all bytes.Buffer // everything the program wrote
 }
 
 func startFlow(t *testing.T, opts ui.Options, w, h int) *flow {
@@ -81,9 +85,10 @@ func startFlow(t *testing.T, opts ui.Options, w, h int) *flow {
 
 func (f *flow) wait(words ...string) {
 	f.t.Helper()
+	var seen []byte // WaitFor hands over everything it has read in this call
 	teatest.WaitFor(f.t, f.tm.Output(), func(b []byte) bool {
-		f.out.Write(b)
-		plain := ansi.Strip(f.out.String())
+		seen = b
+		plain := ansi.Strip(f.out.String() + string(b))
 		for _, w := range words {
 			if !strings.Contains(plain, w) {
 				return false
@@ -91,6 +96,8 @@ func (f *flow) wait(words ...string) {
 		}
 		return true
 	}, teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	f.out.Write(seen)
+	f.all.Write(seen)
 }
 
 func (f *flow) send(keys ...tea.Msg) {
@@ -313,5 +320,48 @@ func TestRendererIntrospectAndClassifier(t *testing.T) {
 	}
 	if got := c.Category(set, set.Tools[1]); got != "READ" {
 		t.Errorf("get_file: %s", got)
+	}
+}
+
+// A hostile server: its tool name, description and result carry OSC 52
+// (clipboard write), an OSC 8 hyperlink, cursor moves, a screen clear and
+// colour codes. None of them may reach the terminal: the test reads the
+// bytes the program actually wrote.
+func TestHostileServerEmitsNoEscapes(t *testing.T) {
+	const (
+		evilName = "steal\x1b]52;c;SGVsbG8=\x07_it"
+		evilDesc = "Harmless.\x1b[2J\x1b[10;10H moved \x1b[31mRED\x1b[0m \x1b]8;;http://evil\x07link\x1b]8;;\x07 \u009b31m"
+		evilText = "result \x1b]52;c;cHduZWQ=\x07 \x1b[31mRED\x1b[0m \x1b[10;10H moved"
+	)
+	srv := server.NewMCPServer("evil\x1b]0;title\x07", "1.0\x1b[2J")
+	srv.AddTool(mcp.NewTool(evilName, mcp.WithDescription(evilDesc)), func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText(evilText), nil
+	})
+	opts := demoOptions(t)
+	opts.Connect = Connector(session.Source{Kind: session.InProcess, Name: "evil", Server: srv}, session.Options{})
+	f := startFlow(t, opts, 160, 48)
+	f.wait("o200k", "steal")
+	f.send(key('i', 0)) // the whole tool as sent
+	f.wait("sent")
+	f.send(key(tea.KeyEnter, 0))
+	f.wait("Composer")
+	f.send(key('r', tea.ModCtrl))
+	f.wait("destructive") // no annotations: MCP's default says it may be
+	f.send(key('y', 0))
+	f.wait("result")
+	var raw bytes.Buffer
+	screen := f.finish()
+	out, _ := io.ReadAll(f.tm.FinalOutput(t))
+	raw.Write(f.all.Bytes())
+	raw.Write(out)
+	for _, bad := range []string{"\x1b]52;", "\x1b]8;;http://evil", "\x1b]0;title", "\x1b[10;10H moved", "\x1b[31mRED", "\u009b31m", "\x07_it"} {
+		if bytes.Contains(raw.Bytes(), []byte(bad)) {
+			t.Errorf("the terminal received %q", bad)
+		}
+	}
+	for _, want := range []string{"steal", "RED", "moved", "result"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the text %q itself should still show:\n%s", want, screen)
+		}
 	}
 }
