@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/sha256"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/session"
+	"github.com/mcpterm/mcpterm/session/history"
 	"github.com/mcpterm/mcpterm/themes"
 	"github.com/mcpterm/mcpterm/tokens"
 	"github.com/mcpterm/mcpterm/ui"
@@ -70,14 +72,18 @@ func (c *cli) runTUI(args []string) int {
 	if p.trace != nil {
 		defer p.trace.Close()
 	}
-	store, err := live.NewStore(c.getenv)
+	home, _ := os.UserHomeDir()
+	store, err := live.NewStore(c.getenv, home, draftKey(p.sel.src), history.Options{Redactor: p.redactor})
+	co := live.ConnectOptions{RetrySSE: p.sel.retrySSE}
 	if err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm: the draft and history are kept in memory only:", err)
+	} else {
+		co.History = store.Log()
 	}
 	wd, _ := os.Getwd()
 	redactor := p.redactor
 	opts := ui.Options{
-		Connect:      live.ConnectorRetrySSE(p.sel.src, p.opts, p.sel.retrySSE),
+		Connect:      live.Connect(p.sel.src, p.opts, co),
 		Counter:      live.NewCounter(),
 		Codec:        &live.Codec{Overrides: ov},
 		Renderer:     &live.Renderer{Overrides: ov},
@@ -97,6 +103,19 @@ func (c *cli) runTUI(args []string) int {
 		return exitConnect
 	}
 	return exitOK
+}
+
+// draftKey names the composer's draft after the server, so each server
+// keeps its own (the source's description holds no secrets).
+func draftKey(src session.Source) string {
+	if src.Kind == session.InProcess {
+		return "demo"
+	}
+	k := src.String()
+	if len(k) > 80 { // a file name; long command lines are shortened by a hash
+		k = fmt.Sprintf("%s-%x", k[:60], sha256.Sum256([]byte(k)))[:80]
+	}
+	return k
 }
 
 func validEncoding(enc string) bool {

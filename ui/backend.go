@@ -59,11 +59,16 @@ type ServerInfo struct {
 }
 
 // CallRequest is one tools/call. ID is the UI's own request ID, echoed in
-// progress events so they reach the call that asked.
+// progress events so they reach the call that asked. Source is the
+// composer's text the call came from (for the history), BatchID its id in a
+// (batch ...).
 type CallRequest struct {
 	ID        int64
 	Tool      string
 	Arguments *ojson.Value
+	Source    string
+	Batch     bool
+	BatchID   string
 }
 
 // CallResult is a CallToolResult kept whole.

@@ -138,7 +138,7 @@ func subscribeCmd(ch <-chan Event, gen int) tea.Cmd {
 // runCmd executes a run's calls: one after another, or up to Concurrency at
 // once; with StopOnError the calls not yet started after a failure are
 // skipped. Cancelling ctx cancels the calls in flight.
-func runCmd(ctx context.Context, b Backend, id int64, p *Parsed, now func() time.Time) tea.Cmd {
+func runCmd(ctx context.Context, b Backend, id int64, src string, p *Parsed, now func() time.Time) tea.Cmd {
 	return func() tea.Msg {
 		items := make([]runItem, len(p.Calls))
 		conc := max(p.Concurrency, 1)
@@ -170,7 +170,7 @@ func runCmd(ctx context.Context, b Backend, id int64, p *Parsed, now func() time
 				defer wg.Done()
 				defer func() { <-sem }()
 				t0 := now()
-				res, err := b.Call(ctx, CallRequest{ID: id, Tool: c.Tool, Arguments: c.Arguments})
+				res, err := b.Call(ctx, CallRequest{ID: id, Tool: c.Tool, Arguments: c.Arguments, Source: src, Batch: p.Batch, BatchID: c.ID})
 				d := now().Sub(t0)
 				if res != nil && res.Duration > 0 {
 					d = res.Duration

@@ -67,7 +67,7 @@ func (m *Model) startRun(src string, p *Parsed) tea.Cmd {
 	m.composer.dirty = false
 	store := m.opts.Store
 	cmds := []tea.Cmd{
-		runCmd(ctx, m.backend, id, p, m.opts.Now),
+		runCmd(ctx, m.backend, id, src, p, m.opts.Now),
 		m.results.spinner.Tick,
 		func() tea.Msg { _ = store.AddHistory(src); return nil },
 	}

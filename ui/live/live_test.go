@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -25,6 +24,7 @@ import (
 	"github.com/mcpterm/mcpterm/convert/toolset"
 	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/session/demo"
+	"github.com/mcpterm/mcpterm/session/history"
 	"github.com/mcpterm/mcpterm/themes"
 	"github.com/mcpterm/mcpterm/ui"
 )
@@ -52,13 +52,13 @@ func demoOptions(t testing.TB) ui.Options {
 			return dir
 		}
 		return ""
-	})
+	}, dir, "demo", history.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	theme, _ := themes.Parse("dark", false)
 	return ui.Options{
-		Connect:    Connector(demoSource(), session.Options{ClientName: "mcpterm-test"}),
+		Connect:    Connect(demoSource(), session.Options{ClientName: "mcpterm-test"}, ConnectOptions{History: store.Log()}),
 		Counter:    NewCounter(),
 		Codec:      NewCodec(),
 		Renderer:   &Renderer{},
@@ -264,12 +264,13 @@ func TestConvertResultTypes(t *testing.T) {
 
 func TestStoreDraftAndHistory(t *testing.T) {
 	dir := t.TempDir()
-	st, err := NewStore(func(k string) string {
+	getenv := func(k string) string {
 		if k == "XDG_STATE_HOME" {
 			return dir
 		}
 		return ""
-	})
+	}
+	st, err := NewStore(getenv, dir, "demo", history.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,21 +283,35 @@ func TestStoreDraftAndHistory(t *testing.T) {
 	if d, _ := st.LoadDraft(); d != "(fr \"/a\")\n" {
 		t.Errorf("draft: %q", d)
 	}
-	for _, h := range []string{"(a)", "(b \"x\ny\")", "(c)"} {
-		if err := st.AddHistory(h); err != nil {
-			t.Fatal(err)
-		}
+	other, _ := NewStore(getenv, dir, "stdio: other", history.Options{})
+	if d, _ := other.LoadDraft(); d != "" {
+		t.Errorf("another server sees this server's draft: %q", d)
 	}
-	// A crash mid-append leaves a torn line: it is skipped, the rest read.
-	f, _ := os.OpenFile(filepath.Join(dir, "mcpterm", "composer-history.jsonl"), os.O_APPEND|os.O_WRONLY, 0)
-	f.WriteString(`"(torn`)
-	f.Close()
-	h, err := st.History(2)
-	if err != nil || strings.Join(h, "|") != "(b \"x\ny\")|(c)" {
+
+	// Calls run through the Backend land in the history: a single call by
+	// its source, a batch once.
+	ctx := context.Background()
+	conn := Connect(demoSource(), session.Options{}, ConnectOptions{History: st.Log()})
+	b, err := conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	args, _ := ojson.Parse([]byte(`{"path": "/etc/hosts"}`))
+	if _, err := b.Call(ctx, ui.CallRequest{ID: 1, Tool: "file_read", Arguments: args, Source: `(fr "/etc/hosts")`}); err != nil {
+		t.Fatal(err)
+	}
+	batch := `(batch (1 (lt)) (2 (gt "nope")))`
+	b.Call(ctx, ui.CallRequest{ID: 2, Tool: "list_todos", Source: batch, Batch: true, BatchID: "1"})
+	gtArgs, _ := ojson.Parse([]byte(`{"id": "nope"}`))
+	b.Call(ctx, ui.CallRequest{ID: 2, Tool: "get_todo", Arguments: gtArgs, Source: batch, Batch: true, BatchID: "2"})
+	h, err := st.History(10)
+	if err != nil || strings.Join(h, "|") != `(fr "/etc/hosts")|`+batch {
 		t.Errorf("history: %q %v", h, err)
 	}
-	if _, err := NewStore(func(string) string { return "" }); err == nil {
-		t.Error("no HOME and no XDG_STATE_HOME should be an error")
+	entries, _ := st.Log().Recent(0)
+	if len(entries) != 3 || entries[0].Outcome != history.ToolError || entries[0].BatchID != "2" {
+		t.Errorf("recorded entries: %+v", entries)
 	}
 }
 

@@ -7,6 +7,7 @@ package live
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"sort"
 	"strings"
@@ -15,20 +16,31 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 	"github.com/mcpterm/mcpterm/session"
+	"github.com/mcpterm/mcpterm/session/history"
 	"github.com/mcpterm/mcpterm/ui"
 )
 
 // Connector opens src with opts each time the UI (re)connects.
 func Connector(src session.Source, opts session.Options) ui.Connector {
-	return ConnectorRetrySSE(src, opts, false)
+	return Connect(src, opts, ConnectOptions{})
 }
 
-// ConnectorRetrySSE is Connector for a config entry whose HTTP transport was
-// guessed: when streamable HTTP cannot connect, the legacy SSE transport is
-// tried before giving up.
-func ConnectorRetrySSE(src session.Source, opts session.Options, retrySSE bool) ui.Connector {
+// ConnectOptions are the workbench's extras on top of session.Options.
+type ConnectOptions struct {
+	// RetrySSE is set for a config entry whose HTTP transport was guessed:
+	// when streamable HTTP cannot connect, the legacy SSE transport is tried.
+	RetrySSE bool
+	// History, when set, records every call with its outcome (the same log
+	// `mcpterm call` writes).
+	History *history.Log
+}
+
+// Connect is Connector with ConnectOptions.
+func Connect(src session.Source, opts session.Options, co ConnectOptions) ui.Connector {
+	retrySSE := co.RetrySSE
 	return func(ctx context.Context) (ui.Backend, error) {
 		s, err := session.Open(ctx, src, opts)
 		if err != nil && retrySSE && session.Classify(err) == session.ClassConnection {
@@ -46,7 +58,9 @@ func ConnectorRetrySSE(src session.Source, opts session.Options, retrySSE bool) 
 			s.Close()
 			return nil, connectError(err)
 		}
-		return NewBackend(s, set), nil
+		b := NewBackend(s, set)
+		b.hist = co.History
+		return b, nil
 	}
 }
 
@@ -78,6 +92,7 @@ type Backend struct {
 	// side carries what the adapter itself has to say: progress tied to a
 	// call, and connection loss seen by a call.
 	side chan ui.Event
+	hist *history.Log
 }
 
 // NewBackend wraps an open session whose tools were listed as set.
@@ -170,6 +185,7 @@ func (b *Backend) Call(ctx context.Context, req ui.CallRequest) (*ui.CallResult,
 			}
 		},
 	})
+	b.record(req, r)
 	if r.Err != nil {
 		if session.Classify(r.Err) == session.ClassConnection {
 			select {
@@ -186,6 +202,40 @@ func (b *Backend) Call(ctx context.Context, req ui.CallRequest) (*ui.CallResult,
 		res.Warning = "structuredContent: " + r.SchemaErr.Error()
 	}
 	return res, nil
+}
+
+// record appends a finished call to the history, as `mcpterm call` does:
+// a single call keeps its source, a batch call the batch and its id.
+func (b *Backend) record(req ui.CallRequest, r *session.CallResult) {
+	if b.hist == nil {
+		return
+	}
+	src, _ := safe.Cut(req.Source, 4096)
+	e := history.Entry{Time: r.Started, Server: firstNonEmpty(b.s.Info().Name, b.s.Source().String()), Tool: r.Tool,
+		Duration: r.Duration, Outcome: history.OK, Source: src}
+	if req.Batch {
+		e.Source, e.Batch, e.BatchID = "", src, req.BatchID
+	}
+	if r.Arguments != nil {
+		e.Arguments = json.RawMessage(r.Arguments.Compact())
+	}
+	if r.Raw != nil {
+		for _, it := range r.Raw.Get("content").Items {
+			if t := it.Get("text"); t != nil && t.Kind == ojson.String {
+				e.Summary, _ = safe.Cut(t.Str, 200)
+				break
+			}
+		}
+	}
+	switch {
+	case r.Err != nil:
+		e.Outcome, e.Error = history.Failed, r.Err.Error()
+	case r.IsError:
+		e.Outcome = history.ToolError
+	case r.SchemaErr != nil:
+		e.Outcome, e.Error = history.ToolError, r.SchemaErr.Error()
+	}
+	_ = b.hist.Append(e) // a history that cannot be written must not fail the call
 }
 
 // ConvertResult reads a CallToolResult from the JSON the server sent, so

@@ -1,121 +1,69 @@
 package live
 
 import (
-	"bufio"
-	"encoding/json"
-	"errors"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"sync"
 
+	"github.com/mcpterm/mcpterm/session/history"
 	"github.com/mcpterm/mcpterm/ui"
 )
 
-// Store keeps the composer's draft and its history under the XDG state
-// directory ($XDG_STATE_HOME/mcpterm, default ~/.local/state/mcpterm). The
-// draft is written through a temporary file and a rename, so a crash leaves
-// either the old draft or the new one, never half of one.
+// Store is the composer's draft and history on top of session/history: the
+// draft lives in StateDir/drafts under a key per server (so each server
+// keeps its own half-written batch), and the history is the call log that
+// `mcpterm call` writes too, read back as the sources the user wrote.
 type Store struct {
-	dir string
-	mu  sync.Mutex
+	drafts *history.Drafts
+	log    *history.Log
+	key    string
 }
 
-// maxHistoryLine bounds one history entry read back.
-const maxHistoryLine = 1 << 20
-
-// NewStore finds (and creates) the state directory.
-func NewStore(getenv func(string) string) (*Store, error) {
-	dir := getenv("XDG_STATE_HOME")
-	if dir == "" {
-		home := getenv("HOME")
-		if home == "" {
-			return nil, errors.New("neither XDG_STATE_HOME nor HOME is set")
-		}
-		dir = filepath.Join(home, ".local", "state")
-	}
-	dir = filepath.Join(dir, "mcpterm")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+// NewStore opens the state directory for the server named key.
+func NewStore(getenv func(string) string, home, key string, opt history.Options) (*Store, error) {
+	dir, err := history.StateDir(getenv, home)
+	if err != nil {
 		return nil, err
 	}
-	return &Store{dir: dir}, nil
-}
-
-func (s *Store) draftPath() string   { return filepath.Join(s.dir, "draft.mcpt") }
-func (s *Store) historyPath() string { return filepath.Join(s.dir, "composer-history.jsonl") }
-
-func (s *Store) LoadDraft() (string, error) {
-	data, err := os.ReadFile(s.draftPath())
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil
-	}
-	return string(data), err
-}
-
-func (s *Store) SaveDraft(text string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	tmp := s.draftPath() + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	log, err := history.Open(filepath.Join(dir, "history.jsonl"), opt)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if _, err := f.WriteString(text); err != nil {
-		f.Close()
-		return err
+	if key == "" {
+		key = "default"
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, s.draftPath())
+	return &Store{drafts: history.NewDrafts(filepath.Join(dir, "drafts")), log: log, key: key}, nil
 }
 
-func (s *Store) AddHistory(src string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	line, err := json.Marshal(src)
-	if err != nil {
-		return err
-	}
-	f, err := os.OpenFile(s.historyPath(), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(append(line, '\n')); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
+// Log is the call history, for the Backend to record calls in.
+func (s *Store) Log() *history.Log { return s.log }
 
-// History reads back the last limit entries; a torn last line (a crash
-// mid-append) is skipped.
+func (s *Store) LoadDraft() (string, error)  { return s.drafts.Load(s.key) }
+func (s *Store) SaveDraft(text string) error { return s.drafts.Save(s.key, text) }
+
+// AddHistory is a no-op: every call is recorded with its outcome by the
+// Backend when it finishes (see RecordTo), which keeps one history for the
+// workbench and the command line.
+func (s *Store) AddHistory(string) error { return nil }
+
+// History returns the distinct sources of the last calls, oldest first:
+// a batch shows once, as the batch the user wrote.
 func (s *Store) History(limit int) ([]string, error) {
-	f, err := os.Open(s.historyPath())
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	var out []string
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64<<10), maxHistoryLine)
-	for sc.Scan() {
-		var src string
-		if json.Unmarshal(sc.Bytes(), &src) == nil {
+	seen := map[string]bool{}
+	err := s.log.Scan(func(e history.Entry) bool {
+		src := e.Source
+		if e.Batch != "" {
+			src = e.Batch
+		}
+		if src != "" && !seen[src] {
+			seen[src] = true
 			out = append(out, src)
 		}
+		return limit <= 0 || len(out) < limit
+	})
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
 	}
-	if limit > 0 && len(out) > limit {
-		out = out[len(out)-limit:]
-	}
-	return out, nil
+	return out, err
 }
 
 var _ ui.Store = (*Store)(nil)
