@@ -226,7 +226,7 @@ func (m *Model) loadExploreCmd() tea.Cmd {
 
 func (m *Model) readResourceCmd(uri string) tea.Cmd {
 	m.nextReq++
-	id, b, st, san := m.nextReq, m.backend, *m.styles, m.opts.Sanitize
+	id, b, st, san, w := m.nextReq, m.backend, *m.styles, m.opts.Sanitize, m.explore.detail.Width()
 	m.explore.waitDetail(id, oneLine(san(uri)))
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -235,14 +235,14 @@ func (m *Model) readResourceCmd(uri string) tea.Cmd {
 		if err != nil {
 			return detailMsg{reqID: id, title: oneLine(san(uri)), err: err}
 		}
-		body := renderContents(&CallResult{Content: cs}, st, san, func(s string) string { return s })
+		body := renderContents(&CallResult{Content: cs}, st, san, markdownRenderer(st, w))
 		return detailMsg{reqID: id, title: oneLine(san(uri)), body: body}
 	}
 }
 
 func (m *Model) getPromptCmd(name string, args map[string]string) tea.Cmd {
 	m.nextReq++
-	id, b, st, san := m.nextReq, m.backend, *m.styles, m.opts.Sanitize
+	id, b, st, san, w := m.nextReq, m.backend, *m.styles, m.opts.Sanitize, m.explore.detail.Width()
 	title := "prompt " + oneLine(san(name))
 	m.explore.waitDetail(id, title)
 	return func() tea.Msg {
@@ -257,7 +257,7 @@ func (m *Model) getPromptCmd(name string, args map[string]string) tea.Cmd {
 			parts = append(parts, st.Muted.Render(san(res.Description)))
 		}
 		for _, pm := range res.Messages {
-			body := renderContents(&CallResult{Content: []Content{pm.Content}}, st, san, func(s string) string { return s })
+			body := renderContents(&CallResult{Content: []Content{pm.Content}}, st, san, markdownRenderer(st, w))
 			parts = append(parts, st.PaneTitle.Render(oneLine(san(pm.Role)))+"\n"+body)
 		}
 		return detailMsg{reqID: id, title: title, body: strings.Join(parts, "\n\n")}

@@ -41,7 +41,8 @@ func newForm(st Styles, title, text string, labels, values []string, onYes func(
 	m := &modal{title: title, text: text, labels: labels, onYes: onYes, yesLabel: "enter ok", noLabel: "esc cancel"}
 	for i := range labels {
 		in := textinput.New()
-		in.Prompt = ""
+		in.Prompt = "› "
+		in.Placeholder = "type a value"
 		in.SetStyles(st.Input)
 		in.CharLimit = 4096
 		in.SetWidth(40)

@@ -19,28 +19,7 @@ const maxRenderBytes = 256 << 10
 // renderResults lays out a finished run for width w. It runs in a Cmd:
 // glamour and the highlighter are too slow for Update on big results.
 func renderResults(r *run, k renderKey, st Styles, codec Codec, c Counter, sanitize func(string) string) string {
-	var md *glamour.TermRenderer
-	markdown := func(s string) string {
-		if md == nil {
-			style := "dark"
-			switch {
-			case st.Palette.Mono:
-				style = "notty"
-			case !st.Palette.Dark:
-				style = "light"
-			}
-			var err error
-			md, err = glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(max(k.width-2, 20)))
-			if err != nil {
-				return s
-			}
-		}
-		out, err := md.Render(s)
-		if err != nil {
-			return s
-		}
-		return strings.Trim(out, "\n")
-	}
+	markdown := markdownRenderer(st, k.width)
 	var b strings.Builder
 	for i, it := range r.items {
 		if i > 0 {
@@ -72,6 +51,33 @@ func renderResults(r *run, k renderKey, st Styles, codec Codec, c Counter, sanit
 		}
 	}
 	return b.String()
+}
+
+// markdownRenderer renders markdown with glamour at width, in the
+// theme's light, dark or no-colour style; the renderer is built on first use.
+func markdownRenderer(st Styles, width int) func(string) string {
+	var md *glamour.TermRenderer
+	return func(s string) string {
+		if md == nil {
+			style := "dark"
+			switch {
+			case st.Palette.Mono:
+				style = "notty"
+			case !st.Palette.Dark:
+				style = "light"
+			}
+			var err error
+			md, err = glamour.NewTermRenderer(glamour.WithStandardStyle(style), glamour.WithWordWrap(max(width-2, 20)))
+			if err != nil {
+				return s
+			}
+		}
+		out, err := md.Render(s)
+		if err != nil {
+			return s
+		}
+		return strings.Trim(out, "\n")
+	}
 }
 
 func itemHeader(it runItem, k renderKey, st Styles, c Counter, batch bool, sanitize func(string) string) string {
