@@ -312,7 +312,8 @@ func (p *composerPane) View(running bool) string {
 	b.WriteString(fitLine(p.countLine(), iw))
 	if p.preview {
 		b.WriteByte('\n')
-		b.WriteString(st.Muted.Render(strings.Repeat("─", iw)))
+		label := "─ JSON-RPC request (the session adds its own id and _meta) "
+		b.WriteString(st.Muted.Render(truncate(label+strings.Repeat("─", max(iw-len([]rune(label)), 0)), iw)))
 		rest := ih - p.editor.Height() - 3
 		rpc := p.check.rpc
 		if rpc == "" {

@@ -119,16 +119,8 @@ func (p *schemaPane) show(m schemaMsg) {
 	}
 }
 
-// schemaAction tells the root what changed.
-type schemaAction int
-
-const (
-	schemaNone schemaAction = iota
-	schemaRerender
-	schemaEncoding
-)
-
-func (p *schemaPane) Update(msg tea.KeyPressMsg) schemaAction {
+// Update scrolls both documents together.
+func (p *schemaPane) Update(msg tea.KeyPressMsg) {
 	k := p.keys
 	switch {
 	case key.Matches(msg, k.Up):
@@ -146,7 +138,6 @@ func (p *schemaPane) Update(msg tea.KeyPressMsg) schemaAction {
 		p.left.GotoBottom()
 		p.right.GotoBottom()
 	}
-	return schemaNone
 }
 
 // toggles shared by the tools page: they work with either pane focused.
