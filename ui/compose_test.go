@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -223,4 +224,26 @@ func TestSaveAndOpenFiles(t *testing.T) {
 	if !strings.Contains(files["/w/out.mcpt"], "from-file") || h.m.composer.dirty {
 		t.Errorf("save: files %v dirty %v", files, h.m.composer.dirty)
 	}
+}
+
+func TestRunOfflineSaysWhy(t *testing.T) {
+	b := newFakeBackend()
+	opts, _, _ := fakeOptions(b)
+	opts.Connect = func(context.Context) (Backend, error) { return offlineBackend{b}, nil }
+	h := newHarness(t, opts, 80, 24)
+	h.ready()
+	h.key("2")
+	h.m.composer.setText(`{"name": "file_read", "arguments": {"path": "a"}}`)
+	h.key("ctrl+r")
+	if len(b.callLog()) != 0 || !strings.Contains(h.screen(), "offline") {
+		t.Errorf("an offline run should refuse and say why:\n%s", h.screen())
+	}
+}
+
+type offlineBackend struct{ *fakeBackend }
+
+func (o offlineBackend) Info() ServerInfo {
+	in := o.fakeBackend.Info()
+	in.Offline = true
+	return in
 }

@@ -240,7 +240,7 @@ func (m *Model) syncKeys() {
 	onTools := m.page == pageTools
 	k.Form.SetEnabled(onTools && len(m.schema.forms) > 1)
 	k.Invisible.SetEnabled(onTools)
-	k.Run.SetEnabled(m.conn == connReady && !m.info.Offline)
+	// Run stays enabled even when it cannot work: pressing it says why.
 	k.LeaveEdit.SetEnabled(!m.running())
 	k.Level.SetEnabled(m.focus == focusExplore && m.explore.tab == tabLog)
 	k.Open.SetEnabled(m.focus == focusExplore && (m.explore.tab == tabResources || m.explore.tab == tabPrompts || m.explore.tab == tabTemplates))
