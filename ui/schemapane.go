@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/mcpterm/mcpterm/convert/sexpr"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -19,6 +20,7 @@ type schemaKey struct {
 	invisible bool
 	theme     string
 	counted   bool // the tokenizer was ready when it was computed
+	width     int  // the right column's width, for laying S-expressions out
 }
 
 // schemaPane shows the selected tool as JSON Schema next to a compact form.
@@ -83,7 +85,8 @@ func (p *schemaPane) target(tool *toolset.Tool, enc string, counted bool) (schem
 		return schemaKey{}, false
 	}
 	p.noTool = false
-	k := schemaKey{tool: tool.Name, form: p.form(), enc: enc, invisible: p.invisible, theme: p.st.Palette.Name, counted: counted}
+	iw, _ := innerSize(*p.st, p.w, p.h)
+	k := schemaKey{tool: tool.Name, form: p.form(), enc: enc, invisible: p.invisible, theme: p.st.Palette.Name, counted: counted, width: iw - 1 - (iw-1)/2}
 	p.want = k
 	if m, ok := p.cache[k]; ok {
 		p.show(m)
@@ -254,7 +257,11 @@ func renderSchema(k schemaKey, st Styles, set *toolset.Set, tool *toolset.Tool, 
 		m.rightErr = err
 		m.right = st.Error.Render(sanitize(err.Error()))
 	} else {
-		m.right = highlight(st, lexerFor(form), sanitize(right))
+		shown := right
+		if lexerFor(form) == "scheme" {
+			shown = layoutSexpr(right, k.width)
+		}
+		m.right = highlight(st, lexerFor(form), sanitize(shown))
 	}
 	if c != nil && c.Ready(k.enc) {
 		m.leftN = c.Count(k.enc, left.Compact())
@@ -263,4 +270,23 @@ func renderSchema(k schemaKey, st Styles, set *toolset.Set, tool *toolset.Tool, 
 		}
 	}
 	return m
+}
+
+// layoutSexpr spreads a one-line-per-form S-expression document over lines
+// that fit width, so a declaration reads parameter by parameter. The token
+// counts stay those of the canonical text the form renders; only the screen
+// gets the layout. Text that does not read as S-expressions is shown as is.
+func layoutSexpr(text string, width int) string {
+	if width < 20 {
+		return text
+	}
+	forms, err := sexpr.Parse(text)
+	if err != nil || len(forms) == 0 {
+		return text
+	}
+	out := make([]string, len(forms))
+	for i, f := range forms {
+		out[i] = sexpr.Pretty(f, width)
+	}
+	return strings.Join(out, "\n")
 }

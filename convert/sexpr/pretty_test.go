@@ -23,7 +23,20 @@ func TestPrettyKeepsRecordPairsTogether(t *testing.T) {
 	}
 	// Data lists line their items up under the first.
 	n, _ = ParseOne(`(("aaaaaaaaaa" "bbbbbbbbbb") ("cccccccccc" "dddddddddd"))`)
-	if got, want := Pretty(n, 20), "((\"aaaaaaaaaa\" \"bbbbbbbbbb\")\n (\"cccccccccc\" \"dddddddddd\"))"; got != want {
+	if got, want := Pretty(n, 30), "((\"aaaaaaaaaa\" \"bbbbbbbbbb\")\n (\"cccccccccc\" \"dddddddddd\"))"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestPrettyParameterLayout(t *testing.T) {
+	// A parameter keeps its type on its line; its doc and :key value pairs
+	// follow, each pair together; sibling parameters line up.
+	n, _ := ParseOne(`(path (string :minLength 1) "Absolute path of the file" :default "/etc/hosts")`)
+	if got, want := Pretty(n, 40), "(path (string :minLength 1)\n  \"Absolute path of the file\"\n  :default \"/etc/hosts\")"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	n, _ = ParseOne(`(opt (enc :utf8|:base64) (off (opt number)))`)
+	if got, want := Pretty(n, 30), "(opt\n  (enc :utf8|:base64)\n  (off (opt number)))"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }

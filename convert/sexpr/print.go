@@ -114,12 +114,26 @@ func pretty(b *strings.Builder, n *Node, width, indent int) {
 	}
 	b.WriteByte('(')
 	pretty(b, n.Items[0], width, indent+1)
-	first := 1
-	// Keep leading atoms (a name, a short code) on the head line.
-	for first < len(n.Items) && n.Items[first].Kind != List && first < 3 {
+	col := indent + 1 + len(n.Items[0].String())
+	if n.Items[0].Kind == List {
+		col = width // a data list: its items go under one another
+	}
+	// Fill the head line with atoms that fit (a short code, a name), and a
+	// first list only when no other list follows (a parameter's type), so
+	// sibling lists — parameters, fields — always line up under each other.
+	i := 1
+	for i < len(n.Items) {
+		flat := n.Items[i].String()
+		if col+1+len(flat) > width {
+			break
+		}
+		if !atomLike(n.Items[i]) && (i != 1 || hasList(n.Items[2:])) {
+			break
+		}
 		b.WriteByte(' ')
-		b.WriteString(n.Items[first].String())
-		first++
+		b.WriteString(flat)
+		col += 1 + len(flat)
+		i++
 	}
 	// A list of data (its head is itself a list) lines its items up under
 	// the first one; a form (head symbol) indents its body by two.
@@ -127,12 +141,41 @@ func pretty(b *strings.Builder, n *Node, width, indent int) {
 	if n.Items[0].Kind == List {
 		step = 1
 	}
-	for _, it := range n.Items[first:] {
+	for i < len(n.Items) {
 		b.WriteByte('\n')
 		b.WriteString(strings.Repeat(" ", indent+step))
+		it := n.Items[i]
+		// Keep ":keyword value" together, as in ":default 0".
+		if it.Kind == Keyword && i+1 < len(n.Items) && n.Items[i+1].Kind != Keyword {
+			key := it.String()
+			b.WriteString(key)
+			b.WriteByte(' ')
+			pretty(b, n.Items[i+1], width, indent+step+len(key)+1)
+			i += 2
+			continue
+		}
 		pretty(b, it, width, indent+step)
+		i++
 	}
 	b.WriteByte(')')
+}
+
+// atomLike reports whether n prints as one token: an atom or a keyword union.
+func atomLike(n *Node) bool {
+	if n.Kind != List {
+		return true
+	}
+	_, ok := keywordUnion(n)
+	return ok
+}
+
+func hasList(items []*Node) bool {
+	for _, it := range items {
+		if !atomLike(it) {
+			return true
+		}
+	}
+	return false
 }
 
 // isPlist reports whether items alternate :keyword value, as records and
