@@ -94,13 +94,15 @@ func keywordUnion(n *Node) ([]string, bool) {
 // its own line, indented by two spaces per level.
 func Pretty(n *Node, width int) string {
 	var b strings.Builder
-	pretty(&b, n, width, 0)
+	pretty(&b, n, width, 0, 0)
 	return b.String()
 }
 
-func pretty(b *strings.Builder, n *Node, width, indent int) {
+// pretty writes n starting at column indent; trail closing parentheses of
+// enclosing lists will follow it on its last line and count against width.
+func pretty(b *strings.Builder, n *Node, width, indent, trail int) {
 	flat := n.String()
-	if n == nil || n.Kind != List || len(flat)+indent <= width || len(n.Items) < 2 {
+	if n == nil || n.Kind != List || len(flat)+indent+trail <= width || len(n.Items) < 2 {
 		b.WriteString(flat)
 		return
 	}
@@ -109,11 +111,18 @@ func pretty(b *strings.Builder, n *Node, width, indent int) {
 		return
 	}
 	if isPlist(n.Items) {
-		prettyPlist(b, n.Items, width, indent)
+		prettyPlist(b, n.Items, width, indent, trail)
 		return
 	}
+	last := len(n.Items) - 1
+	closing := func(i int) int { // parentheses that follow item i on its line
+		if i == last {
+			return trail + 1
+		}
+		return 0
+	}
 	b.WriteByte('(')
-	pretty(b, n.Items[0], width, indent+1)
+	pretty(b, n.Items[0], width, indent+1, closing(0))
 	col := indent + 1 + len(n.Items[0].String())
 	if n.Items[0].Kind == List {
 		col = width // a data list: its items go under one another
@@ -124,7 +133,7 @@ func pretty(b *strings.Builder, n *Node, width, indent int) {
 	i := 1
 	for i < len(n.Items) {
 		flat := n.Items[i].String()
-		if col+1+len(flat) > width {
+		if col+1+len(flat)+closing(i) > width {
 			break
 		}
 		if !atomLike(n.Items[i]) && (i != 1 || hasList(n.Items[2:])) {
@@ -150,11 +159,11 @@ func pretty(b *strings.Builder, n *Node, width, indent int) {
 			key := it.String()
 			b.WriteString(key)
 			b.WriteByte(' ')
-			pretty(b, n.Items[i+1], width, indent+step+len(key)+1)
+			pretty(b, n.Items[i+1], width, indent+step+len(key)+1, closing(i+1))
 			i += 2
 			continue
 		}
-		pretty(b, it, width, indent+step)
+		pretty(b, it, width, indent+step, closing(i))
 		i++
 	}
 	b.WriteByte(')')
@@ -194,7 +203,7 @@ func isPlist(items []*Node) bool {
 
 // prettyPlist keeps each :key value pair together, one pair a line, so a
 // record reads like a table of fields.
-func prettyPlist(b *strings.Builder, items []*Node, width, indent int) {
+func prettyPlist(b *strings.Builder, items []*Node, width, indent, trail int) {
 	b.WriteByte('(')
 	for i := 0; i < len(items); i += 2 {
 		if i > 0 {
@@ -204,7 +213,11 @@ func prettyPlist(b *strings.Builder, items []*Node, width, indent int) {
 		key := items[i].String()
 		b.WriteString(key)
 		b.WriteByte(' ')
-		pretty(b, items[i+1], width, indent+1+len(key)+1)
+		closing := 0
+		if i+2 == len(items) {
+			closing = trail + 1
+		}
+		pretty(b, items[i+1], width, indent+1+len(key)+1, closing)
 	}
 	b.WriteByte(')')
 }
