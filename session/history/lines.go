@@ -47,6 +47,8 @@ func (w *Lines) Write(line []byte) error {
 	if err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
+	unlock := lockFile(f)
+	defer unlock()
 	buf := make([]byte, 0, len(line)+2)
 	if endsTorn(f) {
 		buf = append(buf, '\n')
