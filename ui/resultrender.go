@@ -162,24 +162,40 @@ func renderText(text string, st Styles, sanitize func(string) string, markdown f
 	return st.Text.Render(safe)
 }
 
-// looksLikeMarkdown is a cheap guess: headings, lists, fences, tables or
-// emphasis at line starts.
+// looksLikeMarkdown is a cheap guess that wants two signals — headings
+// ("# Title"), lists, fences, tables, quotes, emphasis or links — because one
+// alone is common in plain text: a config file's "# comment" line would
+// otherwise become a heading, and glamour would join its lines into a
+// paragraph.
 func looksLikeMarkdown(s string) bool {
 	hits := 0
 	for _, l := range strings.Split(s, "\n") {
 		l = strings.TrimSpace(l)
 		switch {
-		case strings.HasPrefix(l, "#"), strings.HasPrefix(l, "```"), strings.HasPrefix(l, "|"),
+		case isHeading(l), strings.HasPrefix(l, "```"), strings.HasPrefix(l, "|"),
 			strings.HasPrefix(l, "- "), strings.HasPrefix(l, "* "), strings.HasPrefix(l, "> "):
 			hits++
-		case strings.Contains(l, "**") || strings.Contains(l, "]("):
+		}
+		if strings.Contains(l, "**") {
 			hits++
 		}
-		if hits >= 1 && strings.HasPrefix(l, "#") || hits >= 2 {
+		if strings.Contains(l, "](") {
+			hits++
+		}
+		if hits >= 2 {
 			return true
 		}
 	}
 	return false
+}
+
+// isHeading matches an ATX heading: one to six #, a space, then text.
+func isHeading(l string) bool {
+	n := 0
+	for n < len(l) && n < 7 && l[n] == '#' {
+		n++
+	}
+	return n >= 1 && n <= 6 && len(l) > n+1 && l[n] == ' '
 }
 
 func clip(s string) string {
