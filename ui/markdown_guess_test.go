@@ -1,6 +1,10 @@
 package ui
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/mcpterm/mcpterm/convert/ojson"
+)
 
 func TestLooksLikeMarkdown(t *testing.T) {
 	cases := []struct {
@@ -19,5 +23,21 @@ func TestLooksLikeMarkdown(t *testing.T) {
 		if got := looksLikeMarkdown(c.text); got != c.want {
 			t.Errorf("looksLikeMarkdown(%q) = %v, want %v", c.text, got, c.want)
 		}
+	}
+}
+
+func TestStructuredEchoesText(t *testing.T) {
+	obj, _ := ojson.Parse([]byte(`{"id": 1, "title": "x"}`))
+	same := &CallResult{Content: []Content{{Type: "text", Text: `{"title":"x","id":1}`}}, Structured: obj}
+	if !structuredEchoesText(same) {
+		t.Error("the same object in another key order should count as an echo")
+	}
+	other := &CallResult{Content: []Content{{Type: "text", Text: `{"id": 2, "title": "x"}`}}, Structured: obj}
+	if structuredEchoesText(other) {
+		t.Error("a different object is not an echo")
+	}
+	prose := &CallResult{Content: []Content{{Type: "text", Text: "created todo 1"}}, Structured: obj}
+	if structuredEchoesText(prose) {
+		t.Error("prose is not an echo")
 	}
 }

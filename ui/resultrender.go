@@ -138,12 +138,32 @@ func renderContents(res *CallResult, st Styles, sanitize func(string) string, ma
 		}
 	}
 	if res.Structured != nil {
-		out = append(out, st.Muted.Render("structuredContent:")+"\n"+highlight(st, "json", sanitize(clip(res.Structured.Pretty()))))
+		if structuredEchoesText(res) {
+			// Servers send the same object twice (text for old clients);
+			// showing it twice only doubles the scrolling.
+			out = append(out, st.Muted.Render("structuredContent: the same JSON as the text above"))
+		} else {
+			out = append(out, st.Muted.Render("structuredContent:")+"\n"+highlight(st, "json", sanitize(clip(res.Structured.Pretty()))))
+		}
 	}
 	if len(out) == 0 {
 		out = append(out, st.Muted.Render("(no content)"))
 	}
 	return strings.Join(out, "\n")
+}
+
+// structuredEchoesText reports whether a text block holds exactly the
+// structuredContent as JSON.
+func structuredEchoesText(res *CallResult) bool {
+	for _, ct := range res.Content {
+		if ct.Type != "text" {
+			continue
+		}
+		if v, err := ojson.Parse([]byte(strings.TrimSpace(ct.Text))); err == nil && ojson.Equal(v, res.Structured) {
+			return true
+		}
+	}
+	return false
 }
 
 // renderText picks JSON, markdown or plain rendering for one text block.
