@@ -305,10 +305,8 @@ func (r *renderer) leaveOutToolExtras(t *toolset.Tool) {
 	for _, m := range raw.Members {
 		switch {
 		case m.Key == "name" || m.Key == "description" || m.Key == "inputSchema" || m.Key == "input_schema":
-		case toolLeftOut[m.Key] || strings.HasPrefix(m.Key, "x-"):
-			r.left.add(m.Key, memberBytes(m.Key, m.Value))
 		default:
-			r.left.add(m.Key+" (not model-facing)", memberBytes(m.Key, m.Value))
+			r.left.add(m.Key, memberBytes(m.Key, m.Value))
 		}
 	}
 }
