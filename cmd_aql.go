@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/convert/call"
@@ -20,6 +21,7 @@ import (
 	"github.com/mcpterm/mcpterm/convert/toolset"
 	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/session/policy"
+	"github.com/mcpterm/mcpterm/tokens"
 )
 
 // aqlFlags are the MCP-AQL options of `mcpterm call`, as typed.
@@ -302,6 +304,8 @@ func (c *cli) runAQLCall(ctx context.Context, cn *connection, set *toolset.Set, 
 	}
 
 	resps := make([]*ojson.Value, len(p.steps))
+	// Loaded at most once, and only when some operation asked for fields.
+	counter := sync.OnceValues(func() (*tokens.Counter, error) { return tokens.NewCounter(tokens.DefaultEncoding) })
 	exit := exitOK
 	worse := func(code int) {
 		if severity(code) > severity(exit) {
@@ -319,7 +323,11 @@ func (c *cli) runAQLCall(ctx context.Context, cn *connection, set *toolset.Set, 
 		if r.Err == nil {
 			raw = r.Raw
 		}
-		resps[i], _ = aql.Finish(st, raw, r.Err)
+		var full *ojson.Value
+		resps[i], full = aql.Finish(st, raw, r.Err)
+		if full != nil {
+			c.noteProjection(i, p.in.IsBatch(), resps[i], full, counter)
+		}
 		worse(resultExit(r))
 	}
 	var resp *ojson.Value
@@ -420,3 +428,25 @@ func dataTerm(v *ojson.Value) *sexpr.Node {
 
 // safeLine is untrusted text fit for one line of stderr.
 func safeLine(s string) string { return safe.Sanitize(s, safe.Options{SingleLine: true, Max: 2000}) }
+
+// noteProjection says on stderr what params.fields saved: the tokens of the
+// projected answer next to the full one, so field selection is never silent.
+func (c *cli) noteProjection(index int, batch bool, projected, full *ojson.Value, loadCounter func() (*tokens.Counter, error)) {
+	where := ""
+	if batch {
+		where = fmt.Sprintf(" (operation %d)", index)
+	}
+	counter, err := loadCounter()
+	if err != nil {
+		fmt.Fprintf(c.stderr, "mcpterm call: fields projected the result%s: %d of %d bytes\n", where, len(projected.Compact()), len(full.Compact()))
+		return
+	}
+	p, err1 := counter.Count(projected.Compact())
+	f, err2 := counter.Count(full.Compact())
+	if err1 != nil || err2 != nil {
+		fmt.Fprintf(c.stderr, "mcpterm call: fields projected the result%s: %d of %d bytes\n", where, len(projected.Compact()), len(full.Compact()))
+		return
+	}
+	fmt.Fprintf(c.stderr, "mcpterm call: fields projected the result%s: %d of %d tokens (%s), %d of %d bytes\n",
+		where, p, f, tokens.DefaultEncoding, len(projected.Compact()), len(full.Compact()))
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -325,5 +326,32 @@ func TestCallAQLMaxOutput(t *testing.T) {
 	code, out, _ := sessCLI(t, nil, "", "call", "--max-output", "80", `{"operation": "introspect", "params": {"query": "types"}}`)
 	if code != exitOK || len(out) > 81 || !strings.Contains(out, "(cut ") {
 		t.Errorf("exit %d %q", code, out)
+	}
+}
+
+// Field selection is never silent: the projected answer's token cost is
+// said next to the full one's.
+func TestCallAQLFieldsSaysWhatProjectionSaved(t *testing.T) {
+	url := demoURL(t)
+	code, out, errOut := sessCLI(t, nil, "", "call", "--url", url,
+		`{"operation": "list_todos", "params": {"fields": ["items.title"]}}`)
+	if code != exitOK {
+		t.Fatalf("exit %d %s %s", code, out, errOut)
+	}
+	r := decodeAQL(t, out)
+	if !r.Success || strings.Contains(compactJSON(t, r.Data), `"id"`) || !strings.Contains(compactJSON(t, r.Data), `"title"`) {
+		t.Fatalf("not projected to titles: %s", out)
+	}
+	var projected, full int
+	if _, err := fmt.Sscanf(errOut[strings.Index(errOut, "result: ")+len("result: "):], "%d of %d tokens", &projected, &full); err != nil {
+		t.Fatalf("no token note on stderr: %q (%v)", errOut, err)
+	}
+	if projected <= 0 || projected >= full {
+		t.Errorf("projected %d of %d tokens: want fewer, and more than none", projected, full)
+	}
+	// Without fields there is nothing to say.
+	_, _, errOut = sessCLI(t, nil, "", "call", "--url", url, `{"operation": "list_todos", "params": {}}`)
+	if strings.Contains(errOut, "projected") {
+		t.Errorf("a note without fields: %q", errOut)
 	}
 }
