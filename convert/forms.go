@@ -52,6 +52,26 @@ func renderJSONPretty(set *toolset.Set) (string, error) { return set.Baseline().
 
 func renderMCP(set *toolset.Set) (string, error) { return set.Result().Compact(), nil }
 
+// ToolRenderer renders single tools of set the way they appear in the whole
+// server's document, for per-tool views and counts: term forms keep each
+// tool's server-wide short code, which a one-tool set would not give it. The
+// codes are worked out once, so rendering every tool stays linear.
+func ToolRenderer(set *toolset.Set) func(f Form, t *toolset.Tool) (string, error) {
+	names := make([]string, len(set.Tools))
+	for i, tool := range set.Tools {
+		names[i] = tool.Name
+	}
+	codes := term.ShortCodes(names)
+	return func(f Form, t *toolset.Tool) (string, error) {
+		opts, isTerm := TermOptions(f.Name)
+		if !isTerm {
+			return f.Render(Single(set, t))
+		}
+		opts.Codes = codes
+		return renderTerm(opts)(Single(set, t))
+	}
+}
+
 // Single returns a set holding one tool of s, for per-tool counts.
 func Single(s *toolset.Set, t *toolset.Tool) *toolset.Set {
 	return &toolset.Set{Server: s.Server, Version: s.Version, Source: s.Source, Tools: []*toolset.Tool{t}}

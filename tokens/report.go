@@ -103,6 +103,7 @@ func Build(c *Counter, sets []*toolset.Set, forms []convert.Form) (*Report, erro
 				sr.AQLErrors[f.Name] = "the upfront document failed to render"
 			}
 		}
+		renderTool := convert.ToolRenderer(set)
 		for _, t := range set.Tools {
 			tc := ToolCounts{Name: t.Name, Counts: map[string]int{}, Errors: map[string]string{}}
 			single := convert.Single(set, t)
@@ -117,7 +118,7 @@ func Build(c *Counter, sets []*toolset.Set, forms []convert.Form) (*Report, erro
 					}
 					continue
 				}
-				n, err := countForm(c, f, single)
+				n, err := countForm(c, asTool(f, t, renderTool), single)
 				if err != nil {
 					tc.Errors[f.Name] = err.Error()
 					continue
@@ -134,6 +135,13 @@ func Build(c *Counter, sets []*toolset.Set, forms []convert.Form) (*Report, erro
 		r.Servers = append(r.Servers, sr)
 	}
 	return r, nil
+}
+
+// asTool is f rendering tool t as it stands in its server's document.
+func asTool(f convert.Form, t *toolset.Tool, renderTool func(convert.Form, *toolset.Tool) (string, error)) convert.Form {
+	whole := f
+	f.Render = func(*toolset.Set) (string, error) { return renderTool(whole, t) }
+	return f
 }
 
 func countForm(c *Counter, f convert.Form, set *toolset.Set) (int, error) {

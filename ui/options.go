@@ -145,9 +145,14 @@ func (FormsRenderer) Render(form string, set *toolset.Set) (string, error) {
 	return f.Render(set)
 }
 
-// RenderTool renders one tool as a one-tool set.
+// RenderTool renders one tool as it stands in its server's document (term
+// forms keep the server-wide short code).
 func (r FormsRenderer) RenderTool(form string, set *toolset.Set, tool *toolset.Tool) (string, error) {
-	return r.Render(form, convert.Single(set, tool))
+	f, ok := convert.FormByName(form)
+	if !ok {
+		return "", errUnknownForm(form)
+	}
+	return convert.ToolRenderer(set)(f, tool)
 }
 
 type errUnknownForm string

@@ -20,6 +20,10 @@ type Options struct {
 	// json baseline. Title, annotations and outputSchema are then left out and
 	// counted in LeftOut; without it the document carries the whole tool.
 	ModelFacing bool
+	// Codes, when set, gives tools their short codes instead of computing
+	// them from this set's names — so one tool rendered alone keeps the code
+	// it has in its whole server's document.
+	Codes map[string]string
 }
 
 // Omission is one kind of content a rendering did not carry, so callers can
@@ -65,6 +69,11 @@ func Render(set *toolset.Set, opts Options) (*Document, error) {
 		names[i] = t.Name
 	}
 	codes := ShortCodes(names)
+	for name, code := range opts.Codes {
+		if _, ok := codes[name]; ok {
+			codes[name] = code
+		}
+	}
 	tools := make([]*sexpr.Node, len(set.Tools))
 	for i, t := range set.Tools {
 		tools[i] = r.tool(t, codes[t.Name])
