@@ -257,3 +257,19 @@ func TestServerWithoutTools(t *testing.T) {
 		t.Errorf("resources: %v", err)
 	}
 }
+
+// A server that dies before reading its first request must still be
+// reported with its exit status and stderr, whether the client's first write
+// still fits the pipe or meets a closed one.
+func TestFaultServerExitsAtStart(t *testing.T) {
+	for i := range 5 {
+		_, err := Open(ctxT(t, 10*time.Second), stdioSource(t, testserver.ExitAtStart), Options{})
+		var exit *ServerExitError
+		if !errors.As(err, &exit) {
+			t.Fatalf("run %d: err = %v, want a ServerExitError", i, err)
+		}
+		if !strings.Contains(exit.Status, "exit status 5") || !strings.Contains(exit.Stderr, "API_TOKEN is not set") {
+			t.Errorf("run %d: status %q, stderr %q", i, exit.Status, exit.Stderr)
+		}
+	}
+}

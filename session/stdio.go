@@ -347,10 +347,14 @@ func (s *stdioTransport) SendRequest(ctx context.Context, req transport.JSONRPCR
 	}
 	if err := s.write(b); err != nil {
 		forget()
+		// A failed write (a broken pipe) almost always means the server is
+		// exiting; its stdout closes a moment later, and then the error can
+		// say how it exited and what it printed on stderr.
 		select {
 		case <-s.done:
 			return nil, s.connErr()
-		default:
+		case <-ctx.Done():
+		case <-time.After(time.Second):
 		}
 		return nil, fmt.Errorf("write to server: %w", err)
 	}

@@ -29,6 +29,7 @@ const (
 	EnvEcho      = "env-echo"      // answers tools/call with $MCPTERM_TEST_ECHO
 	NoDiscover   = "no-discover"   // ignores server/discover instead of answering "method not found"
 	NoTools      = "no-tools"      // declares no tools capability and answers tools/list "method not found"
+	ExitAtStart  = "exit-at-start" // says why on stderr and exits (status 5) before reading anything
 )
 
 // BigResultBytes is the size of the BigResult mode's text.
@@ -42,6 +43,13 @@ type rpcMsg struct {
 
 // RunFault serves one fault mode on in/out until in ends.
 func RunFault(mode string, in io.Reader, out, errOut io.Writer) {
+	if mode == ExitAtStart {
+		if c, ok := in.(io.Closer); ok {
+			c.Close() // so the client's first write meets a closed pipe
+		}
+		fmt.Fprintln(errOut, "fatal: API_TOKEN is not set")
+		os.Exit(5)
+	}
 	w := bufio.NewWriter(out)
 	send := func(v any) {
 		b, _ := json.Marshal(v)
