@@ -8,6 +8,9 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/mcpterm/mcpterm/themes"
+	"github.com/mcpterm/mcpterm/tokens"
 )
 
 // Exit codes are part of the command-line contract that agents rely on.
@@ -80,5 +83,9 @@ func (c *cli) usage() {
 		fmt.Fprintf(c.stderr, "  %-12s %s\n", sc.name, sc.short)
 	}
 	fmt.Fprintln(c.stderr, "\nserver selection: nothing (demo), -- CMD ARGS, --url URL [--sse] [--header 'K: V'],")
-	fmt.Fprintln(c.stderr, "                  --server NAME [--config FILE], --tools FILE (offline)")
+	fmt.Fprintln(c.stderr, "                  [--bearer-token-env VAR], --server NAME [--config FILE], --tools FILE (offline),")
+	fmt.Fprintln(c.stderr, "                  [--timeout D] [--trace FILE]")
+	fmt.Fprintf(c.stderr, "workbench flags:  --theme %s, --encoding %s,\n", strings.Join(themes.Names(), "|"), strings.Join(tokens.Encodings(), "|"))
+	fmt.Fprintln(c.stderr, "                  --no-mouse, --aql-map FILE")
+	fmt.Fprintln(c.stderr, "\nmcpterm COMMAND --help shows a command's own flags.")
 }
