@@ -218,6 +218,10 @@ type ParsedCall struct {
 	Tool      string
 	Arguments *ojson.Value
 	Direct    *CallResult
+	// Answer, when set, turns the server's result into what the call's own
+	// syntax answers with — for AQL, the {"success", "data"|"error"}
+	// response — keeping Raw as the server sent it.
+	Answer func(*CallResult) *CallResult
 }
 
 // Renderer renders a tool list in a named form of convert.Forms(). The

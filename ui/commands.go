@@ -171,6 +171,9 @@ func runCmd(ctx context.Context, b Backend, id int64, src string, p *Parsed, now
 				defer func() { <-sem }()
 				t0 := now()
 				res, err := b.Call(ctx, CallRequest{ID: id, Tool: c.Tool, Arguments: c.Arguments, Source: src, Batch: p.Batch, BatchID: c.ID})
+				if err == nil && res != nil && c.Answer != nil {
+					res = c.Answer(res)
+				}
 				d := now().Sub(t0)
 				if res != nil && res.Duration > 0 {
 					d = res.Duration

@@ -102,6 +102,7 @@ func parseAQL(a *aql.Adapter, src string) (*ui.Parsed, error) {
 		switch {
 		case st.Call != nil:
 			pc.Tool, pc.Arguments = st.Call.Name, st.Call.Arguments
+			pc.Answer = aqlAnswer(st)
 		case st.Local != nil && !aql.IsSuccess(st.Local):
 			e := st.Local.Get("error")
 			msg := fmt.Sprintf("AQL %s: %s", e.Get("code").StringOr("ERROR"), e.Get("message").StringOr("invalid request"))
@@ -119,6 +120,22 @@ func parseAQL(a *aql.Adapter, src string) (*ui.Parsed, error) {
 		p.Calls = append(p.Calls, pc)
 	}
 	return p, nil
+}
+
+// aqlAnswer wraps a server's result as the AQL response the request gets
+// (projected when it asked for fields), shown as JSON text; the raw result
+// stays for the (ok ...) view.
+func aqlAnswer(st aql.Step) func(*ui.CallResult) *ui.CallResult {
+	return func(res *ui.CallResult) *ui.CallResult {
+		resp, _ := aql.Finish(st, res.Raw, nil)
+		return &ui.CallResult{
+			Content:  []ui.Content{{Type: "text", Text: resp.Pretty()}},
+			IsError:  !aql.IsSuccess(resp),
+			Raw:      res.Raw,
+			Duration: res.Duration,
+			Warning:  res.Warning,
+		}
+	}
 }
 
 // callError gives the composer the position of a call error.

@@ -380,3 +380,48 @@ func TestHostileServerEmitsNoEscapes(t *testing.T) {
 		}
 	}
 }
+
+// An AQL call answers with the AQL response (projected when it asks for
+// fields), while the raw MCP result stays for the (ok ...) view.
+func TestAQLCallAnswersAsAQL(t *testing.T) {
+	ctx := context.Background()
+	s, err := session.Open(ctx, demoSource(), session.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	set, err := s.Tools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := NewBackend(s, set)
+	c := NewCodec()
+	run := func(src string) *ui.CallResult {
+		t.Helper()
+		p, err := c.Parse(set, src)
+		if err != nil || len(p.Calls) != 1 || p.Calls[0].Answer == nil {
+			t.Fatalf("parse %s: %+v %v", src, p, err)
+		}
+		res, err := b.Call(ctx, ui.CallRequest{ID: 1, Tool: p.Calls[0].Tool, Arguments: p.Calls[0].Arguments})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Calls[0].Answer(res)
+	}
+	ok := run(`{"operation": "list_todos", "params": {"fields": ["items.title"]}}`)
+	resp, err := ojson.Parse([]byte(ok.Content[0].Text))
+	if err != nil || ok.IsError || resp.Get("success") == nil || !resp.Get("success").Bool {
+		t.Fatalf("answer %q: %v", ok.Content[0].Text, err)
+	}
+	if items := resp.Get("data").Get("items"); items == nil || len(items.Items) == 0 || items.Items[0].Has("id") || !items.Items[0].Has("title") {
+		t.Errorf("not projected to titles: %s", resp.Compact())
+	}
+	if ok.Raw == nil || ok.Raw.Get("content") == nil {
+		t.Error("the raw MCP result is gone")
+	}
+	bad := run(`{"operation": "get_todo", "params": {"id": "no-such-id"}}`)
+	resp, _ = ojson.Parse([]byte(bad.Content[0].Text))
+	if !bad.IsError || resp.Get("error").Get("code").StringOr("") != "INTERNAL_ERROR" {
+		t.Errorf("a tool error should answer success=false: %s", bad.Content[0].Text)
+	}
+}
