@@ -60,12 +60,38 @@ func Parse(data []byte) (*Value, error) {
 	dec.UseNumber()
 	v, err := decode(dec, 0)
 	if err != nil {
-		return nil, err
+		off := dec.InputOffset()
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) {
+			off = syn.Offset
+		}
+		return nil, fmt.Errorf("%s: %w", where(data, off), err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("ojson: unexpected data after JSON value at offset %d", dec.InputOffset())
+		return nil, fmt.Errorf("%s: ojson: unexpected data after the JSON value", where(data, dec.InputOffset()))
 	}
 	return v, nil
+}
+
+// where names a byte offset as line:column (1-based, columns in bytes), the
+// way editors and the MCP-Term reader say where a problem is.
+func where(data []byte, off int64) string {
+	if off < 0 {
+		off = 0
+	}
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	line, col := 1, 1
+	for _, b := range data[:off] {
+		if b == '\n' {
+			line++
+			col = 1
+		} else {
+			col++
+		}
+	}
+	return fmt.Sprintf("line %d, column %d", line, col)
 }
 
 func decode(dec *json.Decoder, depth int) (*Value, error) {
