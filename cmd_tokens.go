@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/mcpterm/mcpterm/convert"
+	"github.com/mcpterm/mcpterm/convert/aql"
+	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/tokens"
@@ -47,6 +49,7 @@ func (c *cli) runTokens(args []string) int {
 	fs.Var(&files, "tools", "offline: a saved tools/list result `FILE` instead of a server (repeatable: one section per server plus a grand total)")
 	enc := fs.String("encoding", tokens.DefaultEncoding, "tokenizer: "+strings.Join(tokens.Encodings(), " or "))
 	format := fs.String("format", "table", "output: "+strings.Join(tokens.Formats(), ", "))
+	aqlMap := fs.String("aql-map", "", "AQL overrides `FILE` (categories, operation names) for the aql columns")
 	sortBy := fs.String("sort", "order", "tool order: order (as the server lists them), name, or a form name (largest first)")
 	fs.Usage = func() {
 		fmt.Fprintln(c.stderr, "usage: mcpterm tokens [--encoding E] [--format table|md|json|csv] [--sort FIELD] [server selection | --tools FILE ...]")
@@ -96,7 +99,14 @@ func (c *cli) runTokens(args []string) int {
 		fmt.Fprintln(c.stderr, "mcpterm tokens:", err)
 		return exitUsage
 	}
-	report, err := tokens.Build(counter, sets, nil)
+	var ov aql.Overrides
+	if *aqlMap != "" {
+		if ov, err = loadAQLMap(*aqlMap); err != nil {
+			fmt.Fprintf(c.stderr, "mcpterm tokens: %s\n", safe.Line(err.Error()))
+			return exitUsage
+		}
+	}
+	report, err := tokens.BuildWith(counter, sets, convert.FormsFor(ov), ov)
 	if err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm tokens:", err)
 		return exitUsage

@@ -166,3 +166,40 @@ func TestTokensLive(t *testing.T) {
 		t.Errorf("unreachable server: exit %d %q", code, errOut)
 	}
 }
+
+// --aql-map reaches the AQL columns: an operation renamed by the map makes
+// the upfront definitions and the introspect answers say the new name.
+func TestTokensAQLMapChangesTheAQLColumns(t *testing.T) {
+	corpus := "../shared/corpus/server-memory.tools.json"
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skip("shared corpus not present:", err)
+	}
+	ov := filepath.Join(t.TempDir(), "map.json")
+	if err := os.WriteFile(ov, []byte(`{"read_graph": {"operation": "fetch_the_whole_knowledge_graph_with_every_entity_and_relation"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	total := func(args ...string) map[string]int {
+		t.Helper()
+		code, out, errs := tokensCLI(t, append([]string{"--format", "json", "--tools", corpus}, args...)...)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		var r struct {
+			Totals map[string]int `json:"totals"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%v: %s", err, out)
+		}
+		return r.Totals
+	}
+	plain, mapped := total(), total("--aql-map", ov)
+	if mapped["aql_single"] <= plain["aql_single"] || mapped["aql_semantic"] <= plain["aql_semantic"] {
+		t.Errorf("upfront AQL unchanged by the map: %v vs %v", plain, mapped)
+	}
+	if mapped["json"] != plain["json"] || mapped["term"] != plain["term"] {
+		t.Errorf("the map changed non-AQL forms: %v vs %v", plain, mapped)
+	}
+	if code, _, errs := tokensCLI(t, "--tools", corpus, "--aql-map", filepath.Join(t.TempDir(), "missing.json")); code != exitUsage || !strings.Contains(errs, "aql-map") {
+		t.Errorf("missing map file: exit %d, %q", code, errs)
+	}
+}

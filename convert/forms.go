@@ -36,6 +36,25 @@ func Forms() []Form {
 	}
 }
 
+// FormsFor is Forms with the AQL renderings classified by the user's
+// overrides (--aql-map), so every count agrees with the categories and
+// operation names the user chose.
+func FormsFor(ov aql.Overrides) []Form {
+	forms := Forms()
+	if ov == nil {
+		return forms
+	}
+	for i := range forms {
+		switch forms[i].Name {
+		case "aql_single":
+			forms[i].Render = func(s *toolset.Set) (string, error) { return aql.RenderSingle(s, ov) }
+		case "aql_semantic":
+			forms[i].Render = func(s *toolset.Set) (string, error) { return aql.RenderSemantic(s, ov) }
+		}
+	}
+	return forms
+}
+
 // FormByName finds a form by report name or CLI name.
 func FormByName(name string) (Form, bool) {
 	for _, f := range Forms() {

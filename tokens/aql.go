@@ -59,13 +59,13 @@ func (a AQLCost) add(b AQLCost) AQLCost {
 // introspectCosts counts the exchanges behind an AQL form: the server-wide
 // figures (without Upfront, which is the form's total) and each tool's
 // operation details by tool name.
-func introspectCosts(c *Counter, set *toolset.Set, mode aql.Mode) (cost AQLCost, perTool map[string]int, err error) {
+func introspectCosts(c *Counter, set *toolset.Set, mode aql.Mode, ov aql.Overrides) (cost AQLCost, perTool map[string]int, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("introspect answers panicked: %v", p)
 		}
 	}()
-	exchanges, err := aql.IntrospectCostsFor(set, nil, mode)
+	exchanges, err := aql.IntrospectCostsFor(set, ov, mode)
 	if err != nil {
 		return cost, nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpterm/mcpterm/convert"
+	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 )
 
@@ -60,6 +61,13 @@ type ToolCounts struct {
 // means convert.Forms(), so forms added to the registry appear here without
 // any change to this package.
 func Build(c *Counter, sets []*toolset.Set, forms []convert.Form) (*Report, error) {
+	return BuildWith(c, sets, forms, nil)
+}
+
+// BuildWith is Build with AQL overrides (--aql-map) for the introspect
+// answers; pass convert.FormsFor(ov) as forms so the upfront figures use
+// the same classification.
+func BuildWith(c *Counter, sets []*toolset.Set, forms []convert.Form, ov aql.Overrides) (*Report, error) {
 	if forms == nil {
 		forms = convert.Forms()
 	}
@@ -90,7 +98,7 @@ func Build(c *Counter, sets []*toolset.Set, forms []convert.Form) (*Report, erro
 			if !ok {
 				continue
 			}
-			cost, tools, err := introspectCosts(c, set, mode)
+			cost, tools, err := introspectCosts(c, set, mode, ov)
 			if err != nil {
 				sr.AQLErrors[f.Name] = err.Error()
 				continue
