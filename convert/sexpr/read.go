@@ -255,6 +255,24 @@ func (r *reader) keyword() (*Node, error) {
 func (r *reader) str() (string, error) {
 	start := r.pos()
 	r.next() // "
+	// Fast path: most strings have no escapes, so the value is a slice of
+	// the source; only the position bookkeeping walks it.
+	if end := strings.IndexAny(r.src[r.off:], `"\`); end >= 0 && r.src[r.off+end] == '"' {
+		body := r.src[r.off : r.off+end]
+		if utf8.ValidString(body) {
+			for _, c := range body {
+				if c == '\n' {
+					r.line++
+					r.col = 1
+				} else {
+					r.col++
+				}
+			}
+			r.off += end
+			r.next() // "
+			return body, nil
+		}
+	}
 	var b strings.Builder
 	for {
 		if r.eof() {
