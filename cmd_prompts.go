@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -28,21 +27,8 @@ func (c *cli) runPrompts(args []string) int {
 		fmt.Fprintln(c.stderr, "usage: mcpterm prompts [--get NAME [--arg k=v]...] [--output text|json] [server selection]")
 		fs.PrintDefaults()
 	}
-	pos, cmdline, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	sf.cmdline = cmdline
-	if len(pos) > 0 {
-		fmt.Fprintf(c.stderr, "mcpterm prompts: unexpected argument %s (a server command goes after --)\n", quoteArg(pos[0]))
-		return exitUsage
-	}
-	if of.output != "text" && of.output != "json" {
-		fmt.Fprintf(c.stderr, "mcpterm prompts: --output %s: want text or json\n", quoteArg(of.output))
-		return exitUsage
+	if code, ok := c.parseListCommand("prompts", fs, &sf, &of, args); !ok {
+		return code
 	}
 	values := map[string]string{}
 	for _, a := range pargs {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -26,21 +25,8 @@ func (c *cli) runResources(args []string) int {
 		fmt.Fprintln(c.stderr, "usage: mcpterm resources [--read URI] [--output text|json] [server selection]")
 		fs.PrintDefaults()
 	}
-	pos, cmdline, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
-	}
-	sf.cmdline = cmdline
-	if len(pos) > 0 {
-		fmt.Fprintf(c.stderr, "mcpterm resources: unexpected argument %s (a server command goes after --)\n", quoteArg(pos[0]))
-		return exitUsage
-	}
-	if of.output != "text" && of.output != "json" {
-		fmt.Fprintf(c.stderr, "mcpterm resources: --output %s: want text or json\n", quoteArg(of.output))
-		return exitUsage
+	if code, ok := c.parseListCommand("resources", fs, &sf, &of, args); !ok {
+		return code
 	}
 	ctx := context.Background()
 	cn, code := c.connect(ctx, "resources", &sf, session.Options{})
