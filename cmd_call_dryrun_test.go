@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -257,15 +258,7 @@ func TestDryRunEquivalence(t *testing.T) {
 	sets := []*toolset.Set{todoFixture(t), dryRunFixtures(t)}
 	if files, _ := filepath.Glob(filepath.Join("..", "shared", "corpus", "*.tools.json")); len(files) > 0 {
 		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			set, err := toolset.Parse(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			sets = append(sets, set)
+			sets = append(sets, toolsettest.Load(t, f))
 		}
 	} else {
 		t.Log("../shared/corpus not present: checking the fixtures only")

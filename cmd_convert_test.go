@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -144,10 +145,7 @@ func TestConvertHidesControlCharacters(t *testing.T) {
 }
 
 func TestConvertAQLForms(t *testing.T) {
-	corpus := "../shared/corpus/server-memory.tools.json"
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skip("shared corpus not present:", err)
-	}
+	corpus := filepath.Join(toolsettest.CorpusDir(t), "server-memory.tools.json")
 	// Introspect answers: one JSON line per exchange, operations list first.
 	code, out, errs := runConvertCLI(t, "", corpus, "--to", "aql-introspect")
 	if code != exitOK {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -170,10 +171,7 @@ func TestTokensLive(t *testing.T) {
 // --aql-map reaches the AQL columns: an operation renamed by the map makes
 // the upfront definitions and the introspect answers say the new name.
 func TestTokensAQLMapChangesTheAQLColumns(t *testing.T) {
-	corpus := "../shared/corpus/server-memory.tools.json"
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skip("shared corpus not present:", err)
-	}
+	corpus := filepath.Join(toolsettest.CorpusDir(t), "server-memory.tools.json")
 	ov := filepath.Join(t.TempDir(), "map.json")
 	if err := os.WriteFile(ov, []byte(`{"read_graph": {"operation": "fetch_the_whole_knowledge_graph_with_every_entity_and_relation"}}`), 0o600); err != nil {
 		t.Fatal(err)

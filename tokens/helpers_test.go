@@ -2,10 +2,9 @@ package tokens
 
 import (
 	"encoding/json"
+	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 )
@@ -73,25 +72,4 @@ func loadReference(t testing.TB) []refText {
 	return out
 }
 
-// corpusDir finds ../shared/corpus beside the module root, or skips.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
-	if err != nil {
-		t.Skipf("cannot find module root: %v", err)
-	}
-	dir := filepath.Join(strings.TrimSpace(string(out)), "..", "shared", "corpus")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared corpus not present (%v); skipping corpus checks", err)
-	}
-	return dir
-}
-
-func corpusFiles(t testing.TB) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(corpusDir(t), "*.tools.json"))
-	if err != nil || len(files) == 0 {
-		t.Skipf("no *.tools.json in the shared corpus")
-	}
-	return files
-}
+func corpusFiles(t testing.TB) []string { return toolsettest.CorpusFiles(t) }

@@ -2,7 +2,7 @@ package tokens
 
 import (
 	"errors"
-	"os"
+	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,18 +14,7 @@ import (
 	"github.com/mcpterm/mcpterm/convert/toolset"
 )
 
-func loadSet(t testing.TB, path string) *toolset.Set {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	set, err := toolset.Parse(data)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return set
-}
+func loadSet(t testing.TB, path string) *toolset.Set { return toolsettest.Load(t, path) }
 
 func hardSet(t testing.TB) *toolset.Set {
 	return loadSet(t, filepath.Join("testdata", "hard.tools.json"))

@@ -1,63 +1,16 @@
 package aql
 
 import (
-	"os"
-	"path/filepath"
+	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 )
 
-// corpusDir finds ../shared/corpus next to the module root, walking up from
-// the test's directory to go.mod; tests skip when it is missing.
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "corpus")
-	if _, err := os.Stat(c); err != nil {
-		t.Skipf("shared corpus not found at %s: %v", c, err)
-	}
-	return c
-}
-
-// corpus loads every *.tools.json of the shared corpus, by file stem.
-func corpus(t testing.TB) map[string]*toolset.Set {
-	t.Helper()
-	dir := corpusDir(t)
-	files, err := filepath.Glob(filepath.Join(dir, "*.tools.json"))
-	if err != nil || len(files) == 0 {
-		t.Skipf("no tool lists in %s", dir)
-	}
-	out := map[string]*toolset.Set{}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		set, err := toolset.Parse(data)
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		out[strings.TrimSuffix(filepath.Base(f), ".tools.json")] = set
-	}
-	return out
-}
+// corpus loads every tool list of the shared corpus, by file stem.
+func corpus(t testing.TB) map[string]*toolset.Set { return toolsettest.Corpus(t) }
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))

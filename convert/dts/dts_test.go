@@ -1,7 +1,7 @@
 package dts
 
 import (
-	"os"
+	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -52,32 +52,11 @@ interface Tools {
 }
 
 func TestRenderCorpus(t *testing.T) {
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found")
-		}
-		dir = parent
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "..", "shared", "corpus", "*.tools.json"))
-	files2, _ := filepath.Glob(filepath.Join(dir, "convert", "term", "testdata", "*.tools.json"))
-	files = append(files, files2...)
-	if len(files) == 0 {
-		t.Skip("no tool lists found")
-	}
+	root := toolsettest.ModuleRoot(t)
+	fixtures, _ := filepath.Glob(filepath.Join(root, "convert", "term", "testdata", "*.tools.json"))
+	files := append(toolsettest.CorpusFiles(t), fixtures...)
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		set, err := toolset.Parse(data)
-		if err != nil {
-			t.Fatal(err)
-		}
+		set := toolsettest.Load(t, f)
 		out, err := Render(set)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)

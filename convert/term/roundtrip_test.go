@@ -3,8 +3,7 @@ package term
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
+	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 	"strings"
 	"testing"
 
@@ -13,56 +12,14 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// moduleRoot walks up from the test's directory to go.mod.
-func moduleRoot(t testing.TB) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test directory")
-		}
-		dir = parent
-	}
-}
+func moduleRoot(t testing.TB) string { return toolsettest.ModuleRoot(t) }
 
-// corpusSets loads ../shared/corpus/*.tools.json, skipping when absent.
-func corpusSets(t testing.TB) map[string]*toolset.Set {
-	dir := filepath.Join(moduleRoot(t), "..", "shared", "corpus")
-	files, _ := filepath.Glob(filepath.Join(dir, "*.tools.json"))
-	if len(files) == 0 {
-		t.Skipf("no corpus at %s (the shared/ directory is not checked out next to the module)", dir)
-	}
-	return loadSets(t, files)
-}
+func corpusSets(t testing.TB) map[string]*toolset.Set { return toolsettest.Corpus(t) }
 
-func fixtureSets(t testing.TB) map[string]*toolset.Set {
-	files, _ := filepath.Glob(filepath.Join("testdata", "*.tools.json"))
-	if len(files) == 0 {
-		t.Fatal("no fixtures in testdata/")
-	}
-	return loadSets(t, files)
-}
+func fixtureSets(t testing.TB) map[string]*toolset.Set { return toolsettest.Fixtures(t) }
 
 func loadSets(t testing.TB, files []string) map[string]*toolset.Set {
-	out := map[string]*toolset.Set{}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		set, err := toolset.Parse(data)
-		if err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-		out[strings.TrimSuffix(filepath.Base(f), ".tools.json")] = set
-	}
-	return out
+	return toolsettest.LoadAll(t, files)
 }
 
 func compile(t testing.TB, s *ojson.Value) *jsonschema.Schema {

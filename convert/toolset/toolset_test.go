@@ -1,8 +1,6 @@
 package toolset
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -67,28 +65,6 @@ func TestParseErrorsSayWhat(t *testing.T) {
 		_, err := Parse([]byte(src))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Parse(%s) = %v, want %q", src, err, want)
-		}
-	}
-}
-
-// Every file of the shared corpus loads, with its server name.
-func TestCorpusLoads(t *testing.T) {
-	files, _ := filepath.Glob("../../../shared/corpus/*.tools.json")
-	if len(files) == 0 {
-		t.Skip("shared corpus not present beside the checkout")
-	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		set, err := Parse(data)
-		if err != nil {
-			t.Errorf("%s: %v", f, err)
-			continue
-		}
-		if set.Server == "" || len(set.Tools) == 0 {
-			t.Errorf("%s: server %q, %d tools", f, set.Server, len(set.Tools))
 		}
 	}
 }

@@ -1,8 +1,8 @@
 package policy
 
 import (
+	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -219,16 +219,4 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// corpusDir finds ../shared/corpus next to the module root, or skips.
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}").Output()
-	if err != nil {
-		t.Skipf("cannot find the module root: %v", err)
-	}
-	dir := filepath.Join(filepath.Dir(strings.TrimSpace(string(out))), "shared", "corpus")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared corpus not present at %s", dir)
-	}
-	return dir
-}
+func corpusDir(t *testing.T) string { return toolsettest.CorpusDir(t) }
