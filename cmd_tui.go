@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/mcpterm/mcpterm/convert/safe"
 	"os"
 	"strings"
 
@@ -88,7 +89,7 @@ func (c *cli) runTUI(args []string) int {
 		Codec:        &live.Codec{Overrides: ov},
 		Renderer:     &live.Renderer{Overrides: ov},
 		Classifier:   &live.Classifier{Overrides: ov},
-		Sanitize:     func(s string) string { return live.Sanitize(redactor.Redact(s)) },
+		Sanitize:     func(s string) string { return safe.Text(redactor.Redact(s)) },
 		Theme:        choice,
 		Encoding:     *enc,
 		WorkingDir:   wd,

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/mcpterm/mcpterm/convert/safe"
 	"os"
 	"strings"
 	"time"
@@ -45,7 +46,7 @@ func (o Options) withDefaults() Options {
 		o.Store = &MemoryStore{}
 	}
 	if o.Sanitize == nil {
-		o.Sanitize = stripControls
+		o.Sanitize = safe.Text
 	}
 	o.Sanitize = expandTabs(o.Sanitize)
 	if o.ReadFile == nil {

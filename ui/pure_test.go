@@ -43,41 +43,46 @@ func TestFuzzyMatchRanksWordStarts(t *testing.T) {
 // controls other than newline, C1 controls, DEL.
 var badSeq = regexp.MustCompile("[\x00-\x09\x0b-\x1f\x7f\u0080-\u009f]")
 
-func TestStripControls(t *testing.T) {
+// The workbench's default sanitiser is convert/safe's, with tabs expanded to
+// tab stops: escape sequences go, what a user should notice (a bell, a bidi
+// override) stays visible as a symbol or an escape.
+func TestDefaultSanitizer(t *testing.T) {
+	sanitize := Options{}.withDefaults().Sanitize
 	cases := map[string]string{
 		"plain":                    "plain",
 		"a\x1b]52;c;SGVsbG8=\x07b": "ab",
 		"a\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\": "alink",
 		"\x1b[2J\x1b[Hhome\x1b[10;10Hx":             "homex",
 		"red\x1b[31m!\x1b[0m":                       "red!",
-		"tab\there":                                 "tab    here",
-		"bell\x07cr\r\n":                            "bellcr\n",
+		"tab\there":                                 "tab here",
+		"bell\x07cr\r\n":                            "bell␇cr\n",
 		"c1 \u009b31m csi":                          "c1  csi",
-		"bidi \u202egnp.exe":                        "bidi gnp.exe",
+		"bidi \u202egnp.exe":                        "bidi \\u202egnp.exe",
 		"bad \xff utf8":                             "bad \uFFFD utf8",
-		"unterminated \x1b]52;c;AAAA":               "unterminated ",
+		"unterminated \x1b]52;c;AAAA":               "unterminated 52;c;AAAA",
 		"\x1bc reset":                               " reset",
 	}
 	for in, want := range cases {
-		if got := stripControls(in); got != want {
-			t.Errorf("stripControls(%q) = %q, want %q", in, got, want)
+		if got := sanitize(in); got != want {
+			t.Errorf("sanitize(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
 
-func FuzzStripControls(f *testing.F) {
+func FuzzDefaultSanitizer(f *testing.F) {
+	sanitize := Options{}.withDefaults().Sanitize
 	for _, s := range []string{"", "a\x1b]52;c;x\x07", "\x1b[", "\x1b", "\u009d0;t\u009c", "é\x1b[1;2;3m", "\t\r\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out := stripControls(s)
+		out := sanitize(s)
 		if badSeq.MatchString(out) {
-			t.Fatalf("stripControls(%q) = %q still holds a control", s, out)
+			t.Fatalf("sanitize(%q) = %q still holds a control", s, out)
 		}
 		if !utf8.ValidString(out) {
 			t.Fatalf("invalid UTF-8 out of %q", s)
 		}
-		if again := stripControls(out); again != out {
+		if again := sanitize(out); again != out {
 			t.Fatalf("not idempotent: %q -> %q -> %q", s, out, again)
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mcpterm/mcpterm/convert/safe"
 	"io"
 	"os"
 	"regexp"
@@ -64,7 +65,7 @@ func demoOptions(t testing.TB) ui.Options {
 		Renderer:   &Renderer{},
 		Classifier: &Classifier{},
 		Store:      store,
-		Sanitize:   Sanitize,
+		Sanitize:   safe.Text,
 		Theme:      theme,
 		WorkingDir: dir,
 	}

@@ -3,7 +3,6 @@ package live
 import (
 	"context"
 
-	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/tokens"
 	"github.com/mcpterm/mcpterm/ui"
 )
@@ -46,7 +45,3 @@ func (c *Counter) Count(enc, text string) int {
 }
 
 var _ ui.Counter = (*Counter)(nil)
-
-// Sanitize is convert/safe's multi-line sanitiser: the one policy for
-// untrusted text everywhere in mcpterm.
-func Sanitize(s string) string { return safe.Text(s) }
