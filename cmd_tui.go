@@ -94,6 +94,7 @@ func (c *cli) runTUI(args []string) int {
 		Encoding:     *enc,
 		WorkingDir:   wd,
 		DisableMouse: *noMouse,
+		WriteFile:    func(path string, data []byte) error { return history.WriteFileAtomic(path, data, 0o644) },
 	}
 	if store != nil {
 		opts.Store = store

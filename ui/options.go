@@ -53,7 +53,9 @@ func (o Options) withDefaults() Options {
 		o.ReadFile = os.ReadFile
 	}
 	if o.WriteFile == nil {
-		o.WriteFile = writeFileAtomic
+		// The command injects session/history's crash-safe writer; this
+		// plain default serves tests and embedders.
+		o.WriteFile = func(path string, data []byte) error { return os.WriteFile(path, data, 0o644) }
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -91,16 +93,6 @@ func expandTabs(f func(string) string) func(string) string {
 		}
 		return b.String()
 	}
-}
-
-// writeFileAtomic writes through a temporary file and a rename, so a crash
-// never leaves half a saved batch behind.
-func writeFileAtomic(path string, data []byte) error {
-	tmp := path + ".tmp~"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }
 
 // preferredForms is the cycling order of the right-hand side, by form name in

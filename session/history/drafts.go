@@ -36,16 +36,31 @@ func (d *Drafts) Save(key, text string) error {
 	if err := os.MkdirAll(d.dir, 0o700); err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
-	tmp, err := os.CreateTemp(d.dir, ".draft-*")
-	if err != nil {
+	if err := WriteFileAtomic(d.path(key), []byte(text), 0o600); err != nil {
 		return fmt.Errorf("history: %w", err)
+	}
+	return nil
+}
+
+// WriteFileAtomic replaces path with data so that a crash leaves either the
+// old file or the new one, never half of either: a temporary file in the same
+// directory, fsynced, renamed over path, and the directory synced. Drafts and
+// the workbench's saved batches and results both go through it.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
 	}
 	fail := func(err error) error {
 		tmp.Close()
 		os.Remove(tmp.Name())
-		return fmt.Errorf("history: %w", err)
+		return err
 	}
-	if _, err := tmp.WriteString(text); err != nil {
+	if _, err := tmp.Write(data); err != nil {
+		return fail(err)
+	}
+	if err := tmp.Chmod(perm); err != nil {
 		return fail(err)
 	}
 	if err := tmp.Sync(); err != nil {
@@ -54,11 +69,11 @@ func (d *Drafts) Save(key, text string) error {
 	if err := tmp.Close(); err != nil {
 		return fail(err)
 	}
-	if err := os.Rename(tmp.Name(), d.path(key)); err != nil {
+	if err := os.Rename(tmp.Name(), path); err != nil {
 		os.Remove(tmp.Name())
-		return fmt.Errorf("history: %w", err)
+		return err
 	}
-	syncDir(d.dir)
+	syncDir(dir)
 	return nil
 }
 

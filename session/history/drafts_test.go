@@ -104,3 +104,30 @@ func TestDraftReadersSeeWholeTexts(t *testing.T) {
 	}()
 	wg.Wait()
 }
+
+// WriteFileAtomic replaces a file whole, with the asked permissions, and
+// leaves no temporary file behind.
+func TestWriteFileAtomic(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "batch.mcpterm")
+	if err := os.WriteFile(path, []byte("old contents, longer than the new"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFileAtomic(path, []byte("(batch)"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || string(data) != "(batch)" {
+		t.Fatalf("read back %q, %v", data, err)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode %v, want 0644", fi.Mode().Perm())
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("left behind: %v", entries)
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, "no", "such", "dir"), nil, 0o644); err == nil {
+		t.Error("writing into a missing directory should fail")
+	}
+}
