@@ -85,7 +85,7 @@ func BuildWith(c *Counter, sets []*toolset.Set, forms []convert.Form, ov aql.Ove
 			AQL: map[string]AQLCost{}, AQLErrors: map[string]string{},
 		}
 		for _, f := range forms {
-			n, err := countForm(c, f, set)
+			n, err := countRendered(c, f, func() (string, error) { return f.Render(set) })
 			if err != nil {
 				sr.Errors[f.Name] = err.Error()
 				continue
@@ -114,7 +114,6 @@ func BuildWith(c *Counter, sets []*toolset.Set, forms []convert.Form, ov aql.Ove
 		renderTool := convert.ToolRenderer(set)
 		for _, t := range set.Tools {
 			tc := ToolCounts{Name: t.Name, Counts: map[string]int{}, Errors: map[string]string{}}
-			single := convert.Single(set, t)
 			for _, f := range forms {
 				if IsAQLForm(f.Name) {
 					if msg, failed := sr.AQLErrors[f.Name]; failed && perTool[f.Name] == nil {
@@ -126,7 +125,7 @@ func BuildWith(c *Counter, sets []*toolset.Set, forms []convert.Form, ov aql.Ove
 					}
 					continue
 				}
-				n, err := countForm(c, asTool(f, t, renderTool), single)
+				n, err := countRendered(c, f, func() (string, error) { return renderTool(f, t) })
 				if err != nil {
 					tc.Errors[f.Name] = err.Error()
 					continue
@@ -145,33 +144,23 @@ func BuildWith(c *Counter, sets []*toolset.Set, forms []convert.Form, ov aql.Ove
 	return r, nil
 }
 
-// asTool is f rendering tool t as it stands in its server's document.
-func asTool(f convert.Form, t *toolset.Tool, renderTool func(convert.Form, *toolset.Tool) (string, error)) convert.Form {
-	whole := f
-	f.Render = func(*toolset.Set) (string, error) { return renderTool(whole, t) }
-	return f
-}
-
-func countForm(c *Counter, f convert.Form, set *toolset.Set) (int, error) {
-	text, err := render(f, set)
-	if err != nil {
-		return 0, err
-	}
-	return c.Count(text)
-}
-
-// render runs a form's renderer, turning a panic in it into an error: the
-// report shows every other form even when one renderer is broken.
-func render(f convert.Form, set *toolset.Set) (text string, err error) {
+// countRendered counts what render returns for form f, turning a panic in
+// a renderer into an error: the report shows every other form even when one
+// renderer is broken.
+func countRendered(c *Counter, f convert.Form, render func() (string, error)) (n int, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("renderer panicked: %v", p)
 		}
 	}()
 	if f.Render == nil {
-		return "", fmt.Errorf("form has no renderer")
+		return 0, fmt.Errorf("form has no renderer")
 	}
-	return f.Render(set)
+	text, err := render()
+	if err != nil {
+		return 0, err
+	}
+	return c.Count(text)
 }
 
 // Saved is how much smaller form is than the json baseline, in percent of
