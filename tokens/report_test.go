@@ -375,3 +375,27 @@ func TestAQLTrueCostOnCorpus(t *testing.T) {
 		}
 	}
 }
+
+// A broken renderer costs its own cells, never the report: a panic or a
+// missing renderer becomes an error in every row of that form.
+func TestBrokenFormsAreReportedNotFatal(t *testing.T) {
+	json, _ := convert.FormByName("json")
+	forms := []convert.Form{
+		json,
+		{Name: "boom", Render: func(*toolset.Set) (string, error) { panic("kaboom") }},
+		{Name: "empty"},
+	}
+	r, err := Build(testCounter(t, O200kBase), []*toolset.Set{hardSet(t)}, forms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sr := r.Servers[0]
+	if sr.Totals["json"] == 0 || !strings.Contains(sr.Errors["boom"], "panicked: kaboom") || !strings.Contains(sr.Errors["empty"], "no renderer") {
+		t.Fatalf("totals %v, errors %v", sr.Totals, sr.Errors)
+	}
+	for _, tc := range sr.Tools {
+		if tc.Counts["json"] == 0 || !strings.Contains(tc.Errors["boom"], "panicked") || !strings.Contains(tc.Errors["empty"], "no renderer") {
+			t.Errorf("%s: counts %v, errors %v", tc.Name, tc.Counts, tc.Errors)
+		}
+	}
+}
