@@ -1,9 +1,7 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -123,20 +121,9 @@ func (o aqlOptions) via(a *aql.Adapter, operation string) string {
 	return aql.Read.Tool()
 }
 
-// isAQLSource tells AQL input from S-expressions and JSON calls. Besides
-// well-formed AQL it claims JSON objects that mention "operation" but do not
-// parse, or are too large, so that the error is an AQL one rather than a
-// puzzling complaint from the S-expression reader.
-func isAQLSource(src string) bool {
-	t := []byte(aqlBody(src))
-	if len(t) == 0 || t[0] != '{' {
-		return false
-	}
-	if aql.IsAQL(t) {
-		return true
-	}
-	return bytes.Contains(t, []byte(`"operation`)) && (len(t) > aql.MaxRequestBytes || !json.Valid(t))
-}
+// isAQLSource tells AQL input from S-expressions and JSON calls, after the
+// ; comment lines a saved call file may start with (aql.LooksLikeAQL).
+func isAQLSource(src string) bool { return aql.LooksLikeAQL([]byte(aqlBody(src))) }
 
 // aqlBody is the JSON of an AQL source: without the white space and the
 // ; comment lines that may precede it, as they may precede any JSON call.

@@ -2,6 +2,7 @@ package aql
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -22,6 +23,19 @@ func IsAQL(src []byte) bool {
 		return false
 	}
 	return v.Has("operation") || v.Has("operations")
+}
+
+// LooksLikeAQL decides which syntax a front end parses some text with: AQL
+// when IsAQL holds, and also when the text is meant as AQL but is not (yet)
+// valid — a half-typed or oversized object that names "operation" — so the
+// user gets an AQL error rather than a puzzling S-expression one.
+func LooksLikeAQL(src []byte) bool {
+	if IsAQL(src) {
+		return true
+	}
+	t := bytes.TrimSpace(src)
+	return len(t) > 0 && t[0] == '{' && bytes.Contains(t, []byte(`"operation`)) &&
+		(len(t) > MaxRequestBytes || !json.Valid(t))
 }
 
 // Via is the MCP tool that carries an operation in the adapter's mode

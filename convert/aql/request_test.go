@@ -296,3 +296,20 @@ func TestBatchItemsFailAlone(t *testing.T) {
 		}
 	}
 }
+
+func TestLooksLikeAQL(t *testing.T) {
+	for src, want := range map[string]bool{
+		`{"operation": "list_todos"}`:                  true,
+		`{"operations": []}`:                           true,
+		`{"operation": "list_todos", "params": {`:      true, // half-typed: an AQL error, not an S-expression one
+		`{"name": "file_read", "arguments": {}}`:       false,
+		`{"name": "x", "arguments": {"operation": 1}}`: false, // valid JSON, the word only nested
+		`(fr "/etc/hosts")`:                            false,
+		`  `:                                           false,
+		`{"name": "x"`:                                 false, // broken, but nothing says AQL
+	} {
+		if got := LooksLikeAQL([]byte(src)); got != want {
+			t.Errorf("LooksLikeAQL(%s) = %v, want %v", src, got, want)
+		}
+	}
+}

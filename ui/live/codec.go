@@ -70,18 +70,7 @@ func (c *Codec) Parse(set *toolset.Set, src string) (*ui.Parsed, error) {
 	return p, nil
 }
 
-func isAQL(src string) bool {
-	t := strings.TrimSpace(src)
-	if !strings.HasPrefix(t, "{") {
-		return false
-	}
-	v, err := ojson.Parse([]byte(t))
-	if err != nil {
-		// Half-typed JSON: guess from the text so the error names AQL.
-		return strings.Contains(t, `"operation`)
-	}
-	return v.Kind == ojson.Object && (v.Has("operation") || v.Has("operations"))
-}
+func isAQL(src string) bool { return aql.LooksLikeAQL([]byte(src)) }
 
 func parseAQL(a *aql.Adapter, src string) (*ui.Parsed, error) {
 	in, err := aql.ParseInput([]byte(strings.TrimSpace(src)))
