@@ -2,6 +2,7 @@ package aql
 
 import (
 	"fmt"
+	"github.com/mcpterm/mcpterm/convert/nearest"
 	"sort"
 	"strings"
 
@@ -199,7 +200,7 @@ func (a *Adapter) notFound(name string) *Error {
 			limit = 4
 		}
 		for _, n := range names {
-			if d := levenshtein(name, n); d <= limit {
+			if d := nearest.Distance(name, n, limit); d <= limit {
 				cs = append(cs, cand{n, d})
 			}
 		}
@@ -226,25 +227,4 @@ func (a *Adapter) notFound(name string) *Error {
 	}
 	msg += fmt.Sprintf(` List operations with {"operation":"introspect","params":{"query":"operations"}} via %s.`, via)
 	return &Error{Code: CodeNotFoundOp, Message: msg, Details: d}
-}
-
-// levenshtein is the edit distance between two short strings, by bytes.
-func levenshtein(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -3,9 +3,8 @@ package call
 import (
 	"errors"
 	"fmt"
-	"sort"
+	"github.com/mcpterm/mcpterm/convert/nearest"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/mcpterm/mcpterm/convert/sexpr"
 )
@@ -111,83 +110,9 @@ func closePos(n *sexpr.Node) sexpr.Pos {
 	return p
 }
 
-// levenshtein is the edit distance in runes, with an early exit once the
-// distance must exceed max (names and codes are short; enum lists are not).
-func levenshtein(a, b string, max int) int {
-	ra, rb := []rune(a), []rune(b)
-	if d := len(ra) - len(rb); d > max || -d > max {
-		return max + 1
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		best := cur[0]
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			best = min(best, cur[j])
-		}
-		if best > max {
-			return max + 1
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
-
-// fold makes names that differ only in case or '-' versus '_' compare equal,
-// the commonest slips when typing tool and parameter names.
-func fold(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '-' {
-			return '_'
-		}
-		if r >= 'A' && r <= 'Z' {
-			return r + 'a' - 'A'
-		}
-		return r
-	}, s)
-}
-
 // suggest returns up to three candidates close to word, nearest first.
 func suggest(word string, candidates []string) []string {
-	if word == "" || len(candidates) == 0 {
-		return nil
-	}
-	limit := max(1, min(3, utf8.RuneCountInString(word)/3))
-	type hit struct {
-		s string
-		d int
-	}
-	var hits []hit
-	fw := fold(word)
-	seen := map[string]bool{}
-	for _, c := range candidates {
-		if seen[c] || c == word {
-			continue
-		}
-		seen[c] = true
-		d := levenshtein(fw, fold(c), limit)
-		if fold(c) == fw {
-			d = 0
-		}
-		if d <= limit {
-			hits = append(hits, hit{c, d})
-		}
-	}
-	sort.SliceStable(hits, func(i, j int) bool { return hits[i].d < hits[j].d })
-	var out []string
-	for i := 0; i < len(hits) && i < 3; i++ {
-		out = append(out, hits[i].s)
-	}
-	return out
+	return nearest.Suggest(word, candidates, nearest.DefaultLimit(word), 3)
 }
 
 // didYouMean renders suggestions as " (did you mean x or y?)", with each

@@ -2,6 +2,7 @@ package call
 
 import (
 	"errors"
+	"github.com/mcpterm/mcpterm/convert/nearest"
 	"strings"
 	"testing"
 )
@@ -142,10 +143,10 @@ func TestSuggest(t *testing.T) {
 			t.Errorf("suggest(%q) = %v, want %q first", tt.word, got, tt.want)
 		}
 	}
-	if d := levenshtein("kitten", "sitting", 10); d != 3 {
-		t.Errorf("levenshtein(kitten, sitting) = %d, want 3", d)
+	if d := nearest.Distance("kitten", "sitting", 10); d != 3 {
+		t.Errorf("nearest.Distance(kitten, sitting) = %d, want 3", d)
 	}
-	if d := levenshtein("abc", "abcdefgh", 2); d != 3 {
+	if d := nearest.Distance("abc", "abcdefgh", 2); d != 3 {
 		t.Errorf("levenshtein with bound 2 = %d, want 3 (past the bound)", d)
 	}
 }

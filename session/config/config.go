@@ -46,6 +46,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"github.com/mcpterm/mcpterm/convert/nearest"
 	"os"
 	"path/filepath"
 	"sort"
@@ -277,32 +278,11 @@ func suggest(name string, names []string) string {
 	}
 	best, bestD := "", max(2, len(name)/3)+1
 	for _, n := range names {
-		if d := editDistance(strings.ToLower(name), strings.ToLower(n)); d < bestD {
+		if d := nearest.Distance(strings.ToLower(name), strings.ToLower(n), bestD); d < bestD {
 			best, bestD = n, d
 		}
 	}
 	return best
-}
-
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
 }
 
 func (s *Set) markShadowed() {
