@@ -65,14 +65,10 @@ func (c *cli) runCall(args []string) int {
 		fmt.Fprintln(c.stderr, "exit: 0 ok, 1 tool error (AQL: success false from the tool), 2 usage/parse/validation/refused, 3 connection, 4 timeout")
 		fs.PrintDefaults()
 	}
-	pos, cmdline, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	pos, code, ok := sf.parse(fs, args)
+	if !ok {
+		return code
 	}
-	sf.cmdline = cmdline
 	src, err := c.callSource(cf.file, pos)
 	isAQL := err == nil && isAQLSource(src)
 	outputSet := false

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -65,14 +64,10 @@ func (c *cli) serve(ctx context.Context, args []string, ready func(net.Addr)) in
 		fmt.Fprintln(c.stderr)
 		fs.PrintDefaults()
 	}
-	pos, cmdline, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	pos, code, ok := sf.parse(fs, args)
+	if !ok {
+		return code
 	}
-	sf.cmdline = cmdline
 	opts, err := c.serveOptions(&sf, &vf, pos)
 	if err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm serve:", err)

@@ -59,16 +59,11 @@ func (c *cli) runTokens(args []string) int {
 		fmt.Fprintln(c.stderr)
 		fs.PrintDefaults()
 	}
-	pos, cmdline, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	pos, code, ok := sf.parse(fs, args)
+	if !ok {
+		return code
 	}
-	sf.cmdline = cmdline
-	if len(pos) > 0 {
-		fmt.Fprintf(c.stderr, "mcpterm tokens: unexpected argument %s (a server command goes after --)\n", quoteArg(pos[0]))
+	if c.unexpectedArgs("mcpterm tokens", pos) {
 		return exitUsage
 	}
 	if !slices.Contains(tokens.Formats(), *format) {

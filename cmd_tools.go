@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"sort"
@@ -28,16 +27,11 @@ func (c *cli) runTools(args []string) int {
 		fmt.Fprintln(c.stderr, "usage: mcpterm tools [--format list|json|term|dts] [server selection]")
 		fs.PrintDefaults()
 	}
-	pos, cmdline, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	pos, code, ok := sf.parse(fs, args)
+	if !ok {
+		return code
 	}
-	sf.cmdline = cmdline
-	if len(pos) > 0 {
-		fmt.Fprintf(c.stderr, "mcpterm tools: unexpected argument %s (a server command goes after --)\n", quoteArg(pos[0]))
+	if c.unexpectedArgs("mcpterm tools", pos) {
 		return exitUsage
 	}
 	render, err := toolsRenderer(*format)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"crypto/sha256"
-	"errors"
 	"flag"
 	"fmt"
 	"github.com/mcpterm/mcpterm/convert/safe"
@@ -37,16 +36,11 @@ func (c *cli) runTUI(args []string) int {
 		fmt.Fprintln(c.stderr, "                  --server NAME [--config FILE], --tools FILE (offline)")
 		fs.PrintDefaults()
 	}
-	pos, cmdline, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	pos, code, ok := sf.parse(fs, args)
+	if !ok {
+		return code
 	}
-	sf.cmdline = cmdline
-	if len(pos) > 0 {
-		fmt.Fprintf(c.stderr, "mcpterm: unexpected argument %s (a server command goes after --)\n", quoteArg(pos[0]))
+	if c.unexpectedArgs("mcpterm", pos) {
 		return exitUsage
 	}
 	choice, err := themes.Parse(*theme, c.getenv("NO_COLOR") != "")

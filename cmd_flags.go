@@ -1,0 +1,51 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+)
+
+// parseListCommand parses the flags of a command that lists or reads
+// something from a server (resources, prompts): flags and arguments in any
+// order, no positional arguments (a server command goes after --), and
+// --output text or json. It returns ok, or the exit code to end with.
+func (c *cli) parseListCommand(name string, fs *flag.FlagSet, sf *serverFlags, of *outputFlags, args []string) (int, bool) {
+	pos, code, ok := sf.parse(fs, args)
+	if !ok {
+		return code, false
+	}
+	if c.unexpectedArgs("mcpterm "+name, pos) {
+		return exitUsage, false
+	}
+	if of.output != "text" && of.output != "json" {
+		fmt.Fprintf(c.stderr, "mcpterm %s: --output %s: want text or json\n", name, quoteArg(of.output))
+		return exitUsage, false
+	}
+	return exitOK, true
+}
+
+// parse reads a subcommand's flags and arguments in any order (the server
+// command after -- is kept for the selection) and says, when it is not ok,
+// the exit code to end with: 0 after --help, 2 for a bad flag.
+func (sf *serverFlags) parse(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool) {
+	pos, cmdline, err := parseInterleaved(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, exitOK, false
+		}
+		return nil, exitUsage, false
+	}
+	sf.cmdline = cmdline
+	return pos, exitOK, true
+}
+
+// unexpectedArgs reports (and says on stderr) arguments a command takes
+// none of; a server command belongs after --.
+func (c *cli) unexpectedArgs(who string, pos []string) bool {
+	if len(pos) == 0 {
+		return false
+	}
+	fmt.Fprintf(c.stderr, "%s: unexpected argument %s (a server command goes after --)\n", who, quoteArg(pos[0]))
+	return true
+}
