@@ -3,11 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 
 	"github.com/mcpterm/mcpterm/convert/dts"
 	"github.com/mcpterm/mcpterm/convert/ojson"

@@ -4,9 +4,10 @@ import (
 	"crypto/sha256"
 	"flag"
 	"fmt"
-	"github.com/mcpterm/mcpterm/convert/safe"
 	"os"
 	"strings"
+
+	"github.com/mcpterm/mcpterm/convert/safe"
 
 	tea "charm.land/bubbletea/v2"
 

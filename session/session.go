@@ -386,6 +386,7 @@ func (s *Session) Ping(ctx context.Context) error {
 	ctx, cancel := context.WithTimeoutCause(ctx, s.opts.CallTimeout, ErrTimeout)
 	defer cancel()
 	ctx, capt := withCapture(ctx)
+	//lint:ignore SA1019 ping is how pre-2026-07-28 servers are checked; mcp-go skips it on modern connections
 	if err := c.client.Ping(ctx); err != nil {
 		return s.classify(ctx, err, capt, "ping")
 	}

@@ -2,11 +2,12 @@ package tokens
 
 import (
 	"encoding/json"
-	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 )
 
 // Loading ranks costs a few hundred milliseconds; tests share one encoder per

@@ -2,11 +2,12 @@ package tokens
 
 import (
 	"errors"
-	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 
 	"github.com/mcpterm/mcpterm/convert"
 	"github.com/mcpterm/mcpterm/convert/aql"

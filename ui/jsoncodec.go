@@ -75,7 +75,7 @@ func (JSONCodec) Parse(set *toolset.Set, src string) (*Parsed, error) {
 		if _, err := sexpr.Parse(src); err != nil {
 			return nil, err
 		}
-		return nil, errors.New("S-expression calls need convert/call, which this build lacks; write {\"name\": ..., \"arguments\": {...}}")
+		return nil, errors.New("this build lacks convert/call, which S-expression calls need; write {\"name\": ..., \"arguments\": {...}}")
 	}
 	v, err := ojson.Parse([]byte(t))
 	if err != nil {

@@ -37,7 +37,6 @@ type layout struct {
 	header        rect
 	body          rect
 	status        rect // status line and help bar
-	tabs          [3]rect
 
 	tools, schema             rect // pageTools
 	ctools, composer, results rect // pageCompose; ctools is empty when narrow

@@ -23,11 +23,10 @@ type modal struct {
 	onYes func(values []string) tea.Msg
 	onNo  tea.Msg
 	// extra keys: e.g. "s" save-then-quit on the quit confirmation.
-	extra     []key.Binding
-	onExtra   []tea.Msg
-	yesLabel  string
-	noLabel   string
-	confirmed bool
+	extra    []key.Binding
+	onExtra  []tea.Msg
+	yesLabel string
+	noLabel  string
 }
 
 // modalClosedMsg is sent when a modal closes without a follow-up message.

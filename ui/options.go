@@ -1,10 +1,11 @@
 package ui
 
 import (
-	"github.com/mcpterm/mcpterm/convert/safe"
 	"os"
 	"strings"
 	"time"
+
+	"github.com/mcpterm/mcpterm/convert/safe"
 
 	"github.com/mcpterm/mcpterm/convert"
 	"github.com/mcpterm/mcpterm/convert/toolset"

@@ -2,8 +2,9 @@ package ui
 
 import (
 	"fmt"
-	"github.com/mcpterm/mcpterm/convert/sexpr"
 	"strings"
+
+	"github.com/mcpterm/mcpterm/convert/sexpr"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"

@@ -2,9 +2,10 @@ package aql
 
 import (
 	"fmt"
-	"github.com/mcpterm/mcpterm/convert/nearest"
 	"sort"
 	"strings"
+
+	"github.com/mcpterm/mcpterm/convert/nearest"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
 )

@@ -1,9 +1,10 @@
 package aql
 
 import (
-	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 	"sort"
 	"testing"
+
+	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/toolset"

@@ -16,7 +16,6 @@
 package call
 
 import (
-	"strings"
 	"sync"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
@@ -203,5 +202,3 @@ func Request(id int64, c Call) *ojson.Value {
 		Set("method", ojson.NewString("tools/call")).
 		Set("params", params)
 }
-
-func isBlank(src string) bool { return strings.TrimSpace(src) == "" }

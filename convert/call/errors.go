@@ -3,8 +3,9 @@ package call
 import (
 	"errors"
 	"fmt"
-	"github.com/mcpterm/mcpterm/convert/nearest"
 	"strings"
+
+	"github.com/mcpterm/mcpterm/convert/nearest"
 
 	"github.com/mcpterm/mcpterm/convert/sexpr"
 )

@@ -2,9 +2,10 @@ package call
 
 import (
 	"errors"
-	"github.com/mcpterm/mcpterm/convert/nearest"
 	"strings"
 	"testing"
+
+	"github.com/mcpterm/mcpterm/convert/nearest"
 )
 
 // Every error kind, with the exact place it points at and what it says.
@@ -154,14 +155,14 @@ func TestSuggest(t *testing.T) {
 // Each call of a batch knows where it starts, JSON or not.
 func TestCallPositions(t *testing.T) {
 	r := NewResolver(fixtures(t))
-	b, err := r.Parse("[{\"name\":\"fr\",\"arguments\":{\"path\":\"/a\"}},\n {\"name\":\"fr\",\"arguments\":null}]")
+	_, err := r.Parse("[{\"name\":\"fr\",\"arguments\":{\"path\":\"/a\"}},\n {\"name\":\"fr\",\"arguments\":null}]")
 	if err == nil {
 		t.Fatalf("a call without its required path validated")
 	}
 	if !strings.HasPrefix(err.Error(), "2:2: ") {
 		t.Errorf("error at %v, want the second call at 2:2", err)
 	}
-	b, err = r.Parse("[{\"name\":\"fr\",\"arguments\":{\"path\":\"/a\"}},\n {\"name\":\"bp\",\"arguments\":{\"root\":\"/\"}}]")
+	b, err := r.Parse("[{\"name\":\"fr\",\"arguments\":{\"path\":\"/a\"}},\n {\"name\":\"bp\",\"arguments\":{\"root\":\"/\"}}]")
 	if err != nil || b.Calls[0].Pos.String() != "1:2" || b.Calls[1].Pos.String() != "2:2" {
 		t.Errorf("JSON call positions: %v %v", b, err)
 	}

@@ -1,9 +1,10 @@
 package call
 
 import (
-	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 	"path/filepath"
 	"testing"
+
+	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 
 	"github.com/mcpterm/mcpterm/convert/toolset"
 )

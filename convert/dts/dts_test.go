@@ -1,10 +1,11 @@
 package dts
 
 import (
-	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 
 	"github.com/mcpterm/mcpterm/convert/toolset"
 )

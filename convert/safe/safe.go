@@ -100,7 +100,7 @@ func Sanitize(s string, o Options) string {
 					k--
 				}
 				w.emit(piece[:k], i+k)
-				piece, i = piece[k:], i+k
+				piece = piece[k:]
 			}
 		}
 		if !w.emit(piece, next) {

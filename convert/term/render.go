@@ -179,7 +179,6 @@ type def struct {
 	doc    string
 	deps   []int
 	ready  bool // body already built (tagged unions)
-	class  int
 	name   string
 }
 

@@ -3,9 +3,10 @@ package term
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 	"strings"
 	"testing"
+
+	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/toolset"
@@ -17,10 +18,6 @@ func moduleRoot(t testing.TB) string { return toolsettest.ModuleRoot(t) }
 func corpusSets(t testing.TB) map[string]*toolset.Set { return toolsettest.Corpus(t) }
 
 func fixtureSets(t testing.TB) map[string]*toolset.Set { return toolsettest.Fixtures(t) }
-
-func loadSets(t testing.TB, files []string) map[string]*toolset.Set {
-	return toolsettest.LoadAll(t, files)
-}
 
 func compile(t testing.TB, s *ojson.Value) *jsonschema.Schema {
 	t.Helper()

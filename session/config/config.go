@@ -46,11 +46,12 @@ package config
 import (
 	"errors"
 	"fmt"
-	"github.com/mcpterm/mcpterm/convert/nearest"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/mcpterm/mcpterm/convert/nearest"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
 )

@@ -79,16 +79,6 @@ func (t *fileTree) list(dir string) []string {
 	return out
 }
 
-// paths lists every file, sorted.
-func (t *fileTree) paths() []string {
-	out := make([]string, 0, len(t.files))
-	for p := range t.files {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
-}
-
 func isText(f *file) bool { return !strings.HasPrefix(f.mime, "image/") && utf8.Valid(f.data) }
 
 const fileReadInput = `{

@@ -196,11 +196,6 @@ func rawArguments(req mcp.CallToolRequest) (*ojson.Value, error) {
 	return ojson.Parse(data)
 }
 
-// toolError is a tool result that tells the client what went wrong.
-func toolError(text string) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(text)}, IsError: true}
-}
-
 // detached is a request's context stripped of its values: it ends when the
 // request ends, but carries nothing of it upstream. An in-process upstream
 // (the demo server) would otherwise read the gateway client's session, HTTP

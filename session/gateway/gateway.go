@@ -95,7 +95,6 @@ type Gateway struct {
 type link struct {
 	mu     sync.Mutex
 	broken bool
-	gen    int   // the connection generation that failed
 	why    error // the failure, for the error text of later calls
 }
 

@@ -84,16 +84,6 @@ func (n *notes) add(x mcp.JSONRPCNotification) {
 	n.mu.Unlock()
 }
 
-func (n *notes) methods() []string {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	var out []string
-	for _, x := range n.list {
-		out = append(out, x.Method)
-	}
-	return out
-}
-
 func (n *notes) of(method string) []mcp.JSONRPCNotification {
 	n.mu.Lock()
 	defer n.mu.Unlock()

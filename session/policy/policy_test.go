@@ -1,13 +1,14 @@
 package policy
 
 import (
-	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 
 	"github.com/mcpterm/mcpterm/convert/toolset"
 )
