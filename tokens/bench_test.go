@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -136,6 +137,28 @@ func BenchmarkSynthetic500(b *testing.B) {
 		if _, err := Build(testCounter(b, O200kBase), []*toolset.Set{set}, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkBuildWith is the workbench's case: the whole report, every form
+// and every per-tool cell, for a generated server of n tools as it arrives
+// (a fresh counter each time, the tokenizer already loaded). Time per tool
+// must stay flat as n grows: a per-tool step that walks the whole set shows
+// up here as a 10× step from 500 to 5,000.
+func BenchmarkBuildWith(b *testing.B) {
+	testEncoder(b, O200kBase)
+	for _, n := range []int{500, 1000, 5000} {
+		set := synthSet(n)
+		forms := convert.FormsFor(nil)
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := BuildWith(testCounter(b, O200kBase), []*toolset.Set{set}, forms, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/tool")
+		})
 	}
 }
 
