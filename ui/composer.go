@@ -12,6 +12,7 @@ import (
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/sexpr"
 	"github.com/mcpterm/mcpterm/convert/toolset"
+	"github.com/mcpterm/mcpterm/ui/widget"
 )
 
 // composerCheck is the live verdict on the composer's text.
@@ -33,7 +34,7 @@ type composerPane struct {
 	w, h    int
 	focused bool
 
-	editor  editor
+	editor  widget.Editor
 	seq     int // edit sequence: a check answers one seq
 	check   composerCheck
 	checked int // seq of check
@@ -56,7 +57,7 @@ type composerPane struct {
 }
 
 func newComposerPane(st *Styles, keys *KeyMap) composerPane {
-	ed := newEditor()
+	ed := widget.NewEditor()
 	ed.Placeholder = "enter on a tool starts a call; (batch (1 (code ...)) (2 ...)) runs several"
 	ed.SetStyles(st.EditorText, st.EditorCursor, st.Muted)
 	return composerPane{st: st, keys: keys, editor: ed}
@@ -64,7 +65,7 @@ func newComposerPane(st *Styles, keys *KeyMap) composerPane {
 
 func (p *composerPane) SetSize(w, h int) {
 	p.w, p.h = w, h
-	iw, ih := innerSize(*p.st, w, h)
+	iw, ih := widget.Inner(p.st.Frame, w, h)
 	p.editor.SetWidth(iw)
 	p.editor.SetHeight(max(p.editorHeight(ih), 1))
 }
@@ -303,26 +304,26 @@ func (p *composerPane) help() []key.Binding {
 // View draws the editor and the live verdict under it.
 func (p *composerPane) View(running bool) string {
 	st := *p.st
-	iw, ih := innerSize(st, p.w, p.h)
+	iw, ih := widget.Inner(st.Frame, p.w, p.h)
 	var b strings.Builder
 	b.WriteString(p.editor.View())
 	b.WriteByte('\n')
-	b.WriteString(fitLine(p.statusLine(), iw))
+	b.WriteString(widget.FitLine(p.statusLine(), iw))
 	b.WriteByte('\n')
-	b.WriteString(fitLine(p.countLine(), iw))
+	b.WriteString(widget.FitLine(p.countLine(), iw))
 	if p.preview {
 		b.WriteByte('\n')
 		label := "─ JSON-RPC request (the session adds its own id and _meta) "
-		b.WriteString(st.Muted.Render(truncate(label+strings.Repeat("─", max(iw-len([]rune(label)), 0)), iw)))
+		b.WriteString(st.Muted.Render(widget.Truncate(label+strings.Repeat("─", max(iw-len([]rune(label)), 0)), iw)))
 		rest := ih - p.editor.Height() - 3
 		rpc := p.check.rpc
 		if rpc == "" {
 			rpc = st.Muted.Render("(no valid call yet)")
 		} else {
-			rpc = highlight(st, "json", rpc)
+			rpc = widget.Highlight(st.Syntax, "json", rpc)
 		}
 		b.WriteByte('\n')
-		b.WriteString(fitBlock(rpc, iw, max(rest, 1)))
+		b.WriteString(widget.FitBlock(rpc, iw, max(rest, 1)))
 	}
 	title := "Composer"
 	if p.path != "" {
@@ -346,7 +347,7 @@ func (p *composerPane) View(running bool) string {
 	if p.dirty {
 		right += " ●"
 	}
-	return box(st, p.focused, p.w, p.h, title, right, b.String())
+	return widget.Frame(st.Frame, p.focused, p.w, p.h, title, right, b.String())
 }
 
 func (p *composerPane) statusLine() string {

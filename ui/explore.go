@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/mcpterm/mcpterm/ui/widget"
 )
 
 // exploreTab is one tab of the explore page.
@@ -61,7 +62,7 @@ type explorePane struct {
 	now     func() time.Time
 
 	tab       exploreTab
-	nav       [numTabs]listNav
+	nav       [numTabs]widget.List
 	resources []Resource
 	templates []ResourceTemplate
 	prompts   []Prompt
@@ -75,7 +76,7 @@ type explorePane struct {
 	logLevel int   // index into logFilters
 	proto    []protoEntry
 
-	detail      scroller
+	detail      widget.Scroller
 	detailTitle string
 	detailReq   int // the open request the detail waits for
 	sanitize    func(string) string
@@ -89,7 +90,7 @@ func newExplorePane(st *Styles, keys *KeyMap, sanitize func(string) string, now 
 
 func (p *explorePane) SetSize(w, h int) {
 	p.w, p.h = w, h
-	iw, ih := innerSize(*p.st, w, h)
+	iw, ih := widget.Inner(p.st.Frame, w, h)
 	body := ih - 2 // tab bar and a rule
 	p.wide = iw >= 100
 	if p.wide {
@@ -100,7 +101,7 @@ func (p *explorePane) SetSize(w, h int) {
 		p.detail.SetSize(iw, body-p.listH-2)
 	}
 	for i := range p.nav {
-		p.nav[i].setHeight(p.listH - 1)
+		p.nav[i].SetHeight(p.listH - 1)
 	}
 }
 
@@ -110,9 +111,9 @@ func (p *explorePane) Blur()  { p.focused = false }
 func (p *explorePane) setLists(m exploreMsg) {
 	p.resources, p.templates, p.prompts, p.errs = m.resources, m.templates, m.prompts, m.errs
 	p.loaded = true
-	p.nav[tabResources].setLen(len(p.resources))
-	p.nav[tabTemplates].setLen(len(p.templates))
-	p.nav[tabPrompts].setLen(len(p.prompts))
+	p.nav[tabResources].SetLen(len(p.resources))
+	p.nav[tabTemplates].SetLen(len(p.templates))
+	p.nav[tabPrompts].SetLen(len(p.prompts))
 	p.showSelection()
 }
 
@@ -139,15 +140,15 @@ func (p *explorePane) addEvents(evs []Event) {
 	if n := len(p.log) - maxLogEntries; n > 0 {
 		p.log = append([]Event(nil), p.log[n:]...)
 	}
-	atEnd := p.nav[tabLog].cursor >= p.nav[tabLog].n-1
+	atEnd := p.nav[tabLog].Cursor >= p.nav[tabLog].Len()-1
 	p.filterLog()
 	if atEnd {
-		p.nav[tabLog].bottom()
+		p.nav[tabLog].Bottom()
 	}
-	atEnd = p.nav[tabProtocol].cursor >= p.nav[tabProtocol].n-1
-	p.nav[tabProtocol].setLen(len(p.proto))
+	atEnd = p.nav[tabProtocol].Cursor >= p.nav[tabProtocol].Len()-1
+	p.nav[tabProtocol].SetLen(len(p.proto))
 	if atEnd {
-		p.nav[tabProtocol].bottom()
+		p.nav[tabProtocol].Bottom()
 	}
 }
 
@@ -174,7 +175,7 @@ func (p *explorePane) filterLog() {
 			p.logView = append(p.logView, i)
 		}
 	}
-	p.nav[tabLog].setLen(len(p.logView))
+	p.nav[tabLog].SetLen(len(p.logView))
 }
 
 // exploreAction asks the root for I/O.
@@ -203,16 +204,16 @@ func (p *explorePane) Update(msg tea.KeyPressMsg) exploreAction {
 		p.tab = (p.tab + 1) % numTabs
 		p.showSelection()
 	case key.Matches(msg, k.Up):
-		nav.move(-1)
+		nav.Move(-1)
 		p.showSelection()
 	case key.Matches(msg, k.Down):
-		nav.move(1)
+		nav.Move(1)
 		p.showSelection()
 	case key.Matches(msg, k.Top):
-		nav.top()
+		nav.Top()
 		p.showSelection()
 	case key.Matches(msg, k.Bottom):
-		nav.bottom()
+		nav.Bottom()
 		p.showSelection()
 	case key.Matches(msg, k.PageUp):
 		p.detail.PageUp()
@@ -221,21 +222,21 @@ func (p *explorePane) Update(msg tea.KeyPressMsg) exploreAction {
 	case key.Matches(msg, k.Level) && p.tab == tabLog:
 		p.logLevel = (p.logLevel + 1) % len(logFilters)
 		p.filterLog()
-		p.nav[tabLog].bottom()
+		p.nav[tabLog].Bottom()
 		p.showSelection()
 	case key.Matches(msg, k.Open):
 		switch p.tab {
 		case tabResources:
-			if i := nav.cursor; i < len(p.resources) {
+			if i := nav.Cursor; i < len(p.resources) {
 				return exploreAction{kind: exploreRead, uri: p.resources[i].URI}
 			}
 		case tabPrompts:
-			if i := nav.cursor; i < len(p.prompts) {
+			if i := nav.Cursor; i < len(p.prompts) {
 				pr := p.prompts[i]
 				return exploreAction{kind: exploreGetPrompt, prompt: &pr}
 			}
 		case tabTemplates:
-			if i := nav.cursor; i < len(p.templates) {
+			if i := nav.Cursor; i < len(p.templates) {
 				t := p.templates[i]
 				return exploreAction{kind: exploreReadTemplate, template: &t}
 			}
@@ -276,8 +277,8 @@ func (p *explorePane) showSelection() {
 	case tabResources:
 		if err := p.errs[0]; err != nil {
 			body = st.Error.Render(s(err.Error()))
-		} else if nav.cursor < len(p.resources) {
-			r := p.resources[nav.cursor]
+		} else if nav.Cursor < len(p.resources) {
+			r := p.resources[nav.Cursor]
 			title = oneLine(s(firstNonEmpty(r.Title, r.Name, r.URI)))
 			body = fieldLines(st, s, "uri", r.URI, "name", r.Name, "mime", r.MIME, "description", r.Description)
 			if r.Size > 0 {
@@ -288,8 +289,8 @@ func (p *explorePane) showSelection() {
 	case tabTemplates:
 		if err := p.errs[1]; err != nil {
 			body = st.Error.Render(s(err.Error()))
-		} else if nav.cursor < len(p.templates) {
-			t := p.templates[nav.cursor]
+		} else if nav.Cursor < len(p.templates) {
+			t := p.templates[nav.Cursor]
 			title = oneLine(s(firstNonEmpty(t.Title, t.Name)))
 			body = fieldLines(st, s, "uriTemplate", t.URITemplate, "name", t.Name, "mime", t.MIME, "description", t.Description) +
 				"\n\n" + st.Muted.Render("enter fills in the variables and reads the resource")
@@ -297,8 +298,8 @@ func (p *explorePane) showSelection() {
 	case tabPrompts:
 		if err := p.errs[2]; err != nil {
 			body = st.Error.Render(s(err.Error()))
-		} else if nav.cursor < len(p.prompts) {
-			pr := p.prompts[nav.cursor]
+		} else if nav.Cursor < len(p.prompts) {
+			pr := p.prompts[nav.Cursor]
 			title = oneLine(s(firstNonEmpty(pr.Title, pr.Name)))
 			body = fieldLines(st, s, "name", pr.Name, "description", pr.Description)
 			for _, a := range pr.Arguments {
@@ -324,14 +325,14 @@ func (p *explorePane) showSelection() {
 			body += "\n\n" + st.PaneTitle.Render("stderr") + "\n" + s(p.stderr)
 		}
 	case tabLog:
-		if nav.cursor < len(p.logView) {
-			e := p.log[p.logView[nav.cursor]]
+		if nav.Cursor < len(p.logView) {
+			e := p.log[p.logView[nav.Cursor]]
 			title = eventLevel(e) + " " + oneLine(s(e.Logger))
 			body = e.Time.Format("15:04:05.000") + "\n" + prettyMaybe(st, s(e.Text))
 		}
 	case tabProtocol:
-		if nav.cursor < len(p.proto) {
-			title, body = p.protoDetail(nav.cursor)
+		if nav.Cursor < len(p.proto) {
+			title, body = p.protoDetail(nav.Cursor)
 		}
 	}
 	p.detailTitle = title
@@ -366,7 +367,7 @@ func (p *explorePane) click(x, y int) {
 		}
 		return
 	}
-	if p.nav[p.tab].click(y - 4) {
+	if p.nav[p.tab].Click(y - 4) {
 		p.showSelection()
 	}
 }

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/ui/widget"
 )
 
 // protoDetail shows a message with its pair (request above response).
@@ -99,7 +101,7 @@ func prettyMaybe(st Styles, text string) string {
 	t := strings.TrimSpace(text)
 	if strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[") {
 		if v, err := ojson.Parse([]byte(t)); err == nil {
-			return highlight(st, "json", v.Pretty())
+			return widget.Highlight(st.Syntax, "json", v.Pretty())
 		}
 	}
 	return text
@@ -107,7 +109,7 @@ func prettyMaybe(st Styles, text string) string {
 
 func (p *explorePane) View() string {
 	st := *p.st
-	iw, ih := innerSize(st, p.w, p.h)
+	iw, ih := widget.Inner(st.Frame, p.w, p.h)
 	var tabs []string
 	for t := exploreTab(0); t < numTabs; t++ {
 		label := t.String()
@@ -129,14 +131,14 @@ func (p *explorePane) View() string {
 			tabs = append(tabs, st.Tab.Render(label))
 		}
 	}
-	head := fitLine(strings.Join(tabs, ""), iw) + "\n" + st.Subtle.Render(strings.Repeat("─", iw))
+	head := widget.FitLine(strings.Join(tabs, ""), iw) + "\n" + st.Subtle.Render(strings.Repeat("─", iw))
 	list := p.listView(iw)
 	var body string
 	if p.wide {
 		lw := iw * 45 / 100
 		dw := iw - lw - 1
-		ll := strings.Split(fitBlock(list, lw, p.listH), "\n")
-		dl := strings.Split(fitBlock(p.detailView(), dw, p.listH), "\n")
+		ll := strings.Split(widget.FitBlock(list, lw, p.listH), "\n")
+		dl := strings.Split(widget.FitBlock(p.detailView(), dw, p.listH), "\n")
 		sep := st.Subtle.Render("│")
 		rows := make([]string, p.listH)
 		for i := range rows {
@@ -144,14 +146,14 @@ func (p *explorePane) View() string {
 		}
 		body = strings.Join(rows, "\n")
 	} else {
-		body = fitBlock(list, iw, p.listH) + "\n" + st.Subtle.Render(strings.Repeat("─", iw)) + "\n" +
-			fitBlock(p.detailView(), iw, max(ih-2-p.listH-1, 1))
+		body = widget.FitBlock(list, iw, p.listH) + "\n" + st.Subtle.Render(strings.Repeat("─", iw)) + "\n" +
+			widget.FitBlock(p.detailView(), iw, max(ih-2-p.listH-1, 1))
 	}
 	right := ""
 	if p.tab == tabLog {
 		right = "level ≥ " + logFilters[p.logLevel]
 	}
-	return box(st, p.focused, p.w, p.h, "Explore", right, head+"\n"+body)
+	return widget.Frame(st.Frame, p.focused, p.w, p.h, "Explore", right, head+"\n"+body)
 }
 
 func (p *explorePane) detailView() string {
@@ -174,16 +176,16 @@ func (p *explorePane) listView(iw int) string {
 	var rows []string
 	var heading string
 	row := func(i int, text string) {
-		if i == nav.cursor {
+		if i == nav.Cursor {
 			if p.focused {
-				text = st.Selected.Render(fitLine(stripStyles(text), w))
+				text = st.Selected.Render(widget.FitLine(ansi.Strip(text), w))
 			} else {
-				text = st.Bold.Render(fitLine(stripStyles(text), w))
+				text = st.Bold.Render(widget.FitLine(ansi.Strip(text), w))
 			}
 		}
 		rows = append(rows, text)
 	}
-	from, to := nav.visible()
+	from, to := nav.Visible()
 	switch p.tab {
 	case tabResources:
 		heading = "uri · name"
@@ -266,7 +268,7 @@ func (p *explorePane) listView(iw int) string {
 			case "failed":
 				kind = st.Error.Render(" failed")
 			}
-			row(i, fmt.Sprintf("%s %s %-16s %-5s %7s %7s", dir, pe.time.Format("15:04:05.000"), truncate(oneLine(s(method)), 16), truncate(oneLine(s(id)), 5), byteSize(m.Size), lat)+kind)
+			row(i, fmt.Sprintf("%s %s %-16s %-5s %7s %7s", dir, pe.time.Format("15:04:05.000"), widget.Truncate(oneLine(s(method)), 16), widget.Truncate(oneLine(s(id)), 5), byteSize(m.Size), lat)+kind)
 		}
 	}
 	if len(rows) == 0 {

@@ -10,6 +10,7 @@ import (
 	"charm.land/glamour/v2"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/ui/widget"
 )
 
 // maxRenderBytes bounds what one content block may put on screen; a 10 MB
@@ -44,7 +45,7 @@ func renderResults(r *run, k renderKey, st Styles, codec Codec, c Counter, sanit
 				b.WriteString("\n")
 				b.WriteString(renderContents(it.Result, st, sanitize, markdown))
 			} else {
-				b.WriteString(highlight(st, "scheme", sanitize(clip(t))))
+				b.WriteString(widget.Highlight(st.Syntax, "scheme", sanitize(clip(t))))
 			}
 		default:
 			b.WriteString(renderContents(it.Result, st, sanitize, markdown))
@@ -143,7 +144,7 @@ func renderContents(res *CallResult, st Styles, sanitize func(string) string, ma
 			// showing it twice only doubles the scrolling.
 			out = append(out, st.Muted.Render("structuredContent: the same JSON as the text above"))
 		} else {
-			out = append(out, st.Muted.Render("structuredContent:")+"\n"+highlight(st, "json", sanitize(clip(res.Structured.Pretty()))))
+			out = append(out, st.Muted.Render("structuredContent:")+"\n"+widget.Highlight(st.Syntax, "json", sanitize(clip(res.Structured.Pretty()))))
 		}
 	}
 	if len(out) == 0 {
@@ -172,7 +173,7 @@ func renderText(text string, st Styles, sanitize func(string) string, markdown f
 	trimmed := strings.TrimSpace(text)
 	if (strings.HasPrefix(trimmed, "{") || strings.HasPrefix(trimmed, "[")) && json.Valid([]byte(trimmed)) {
 		if v, err := ojson.Parse([]byte(trimmed)); err == nil {
-			return highlight(st, "json", sanitize(v.Pretty()))
+			return widget.Highlight(st.Syntax, "json", sanitize(v.Pretty()))
 		}
 	}
 	safe := sanitize(text)

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/ui/widget"
 )
 
 // runItem is one call of a run and what came back.
@@ -56,7 +57,7 @@ type resultsPane struct {
 	runs    []*run
 	cur     int // index into runs
 	term    bool
-	vp      scroller
+	vp      widget.Scroller
 	want    renderKey
 	have    renderKey
 	spinner spinner.Model
@@ -65,14 +66,14 @@ type resultsPane struct {
 const maxRuns = 50
 
 func newResultsPane(st *Styles, keys *KeyMap) resultsPane {
-	var vp scroller
+	var vp widget.Scroller
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(st.Info))
 	return resultsPane{st: st, keys: keys, vp: vp, spinner: sp}
 }
 
 func (p *resultsPane) SetSize(w, h int) {
 	p.w, p.h = w, h
-	iw, ih := innerSize(*p.st, w, h)
+	iw, ih := widget.Inner(p.st.Frame, w, h)
 	p.vp.SetSize(iw, ih-1)
 }
 
@@ -188,11 +189,11 @@ func (p *resultsPane) help() []key.Binding {
 
 func (p *resultsPane) View() string {
 	st := *p.st
-	iw, _ := innerSize(st, p.w, p.h)
+	iw, _ := widget.Inner(st.Frame, p.w, p.h)
 	r := p.current()
 	title := "Results"
 	if r == nil {
-		return box(st, p.focused, p.w, p.h, title, "", st.Muted.Render("ctrl+r in the composer runs the call; results show here"))
+		return widget.Frame(st.Frame, p.focused, p.w, p.h, title, "", st.Muted.Render("ctrl+r in the composer runs the call; results show here"))
 	}
 	right := fmt.Sprintf("%d/%d", p.cur+1, len(p.runs))
 	var head string
@@ -231,14 +232,14 @@ func (p *resultsPane) View() string {
 			head += st.Muted.Render(" · (ok ...) form")
 		}
 	}
-	body := fitLine(head, iw)
+	body := widget.FitLine(head, iw)
 	if r.done {
 		body += "\n" + p.vp.View()
 	}
 	if p.vp.TotalLines() > p.vp.Height() && r.done {
 		right = fmt.Sprintf("%d%% · %s", p.vp.Percent(), right)
 	}
-	return box(st, p.focused, p.w, p.h, title, right, body)
+	return widget.Frame(st.Frame, p.focused, p.w, p.h, title, right, body)
 }
 
 func progressBar(st Styles, frac float64, w int) string {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpterm/mcpterm/convert/sexpr"
+	"github.com/mcpterm/mcpterm/ui/widget"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -39,8 +40,8 @@ type schemaPane struct {
 	have   schemaKey // what is shown
 	shown  schemaMsg
 	cache  map[schemaKey]schemaMsg
-	left   scroller
-	right  scroller
+	left   widget.Scroller
+	right  widget.Scroller
 	noTool bool
 }
 
@@ -50,7 +51,7 @@ func newSchemaPane(st *Styles, keys *KeyMap) schemaPane {
 
 func (p *schemaPane) SetSize(w, h int) {
 	p.w, p.h = w, h
-	iw, ih := innerSize(*p.st, w, h)
+	iw, ih := widget.Inner(p.st.Frame, w, h)
 	cw := (iw - 1) / 2
 	// Rows: titles, the two documents, the note on what the form left out.
 	p.left.SetSize(cw, ih-2)
@@ -86,7 +87,7 @@ func (p *schemaPane) target(tool *toolset.Tool, enc string, counted bool) (schem
 		return schemaKey{}, false
 	}
 	p.noTool = false
-	iw, _ := innerSize(*p.st, p.w, p.h)
+	iw, _ := widget.Inner(p.st.Frame, p.w, p.h)
 	k := schemaKey{tool: tool.Name, form: p.form(), enc: enc, invisible: p.invisible, theme: p.st.Palette.Name, counted: counted, width: iw - 1 - (iw-1)/2}
 	p.want = k
 	if m, ok := p.cache[k]; ok {
@@ -164,9 +165,9 @@ func (p *schemaPane) help() []key.Binding {
 
 func (p *schemaPane) View() string {
 	st := *p.st
-	iw, ih := innerSize(st, p.w, p.h)
+	iw, ih := widget.Inner(st.Frame, p.w, p.h)
 	if p.noTool {
-		return box(st, p.focused, p.w, p.h, "Side by side", "", st.Muted.Render("select a tool"))
+		return widget.Frame(st.Frame, p.focused, p.w, p.h, "Side by side", "", st.Muted.Render("select a tool"))
 	}
 	m := p.shown
 	cw := p.left.Width()
@@ -182,7 +183,7 @@ func (p *schemaPane) View() string {
 	}
 	sep := st.Subtle.Render("│")
 	lines := make([]string, 0, ih)
-	lines = append(lines, fitLine(lt, cw)+sep+fitLine(rt, iw-cw-1))
+	lines = append(lines, widget.FitLine(lt, cw)+sep+widget.FitLine(rt, iw-cw-1))
 	lv := p.left.Visible()
 	rv := p.right.Visible()
 	for i := 0; i < ih-2; i++ {
@@ -193,15 +194,15 @@ func (p *schemaPane) View() string {
 		if i < len(rv) {
 			r = rv[i]
 		}
-		lines = append(lines, fitLine(l, cw)+sep+fitLine(r, iw-cw-1))
+		lines = append(lines, widget.FitLine(l, cw)+sep+widget.FitLine(r, iw-cw-1))
 	}
-	lines = append(lines, st.Muted.Render(truncate(m.note, iw)))
+	lines = append(lines, st.Muted.Render(widget.Truncate(m.note, iw)))
 	right := ""
 	if m.leftN >= 0 && m.rightN >= 0 {
 		right = fmt.Sprintf("Δ %s tok", signed(m.rightN-m.leftN))
 	}
 	title := "Side by side · " + m.title
-	return box(st, p.focused, p.w, p.h, title, right, strings.Join(lines, "\n"))
+	return widget.Frame(st.Frame, p.focused, p.w, p.h, title, right, strings.Join(lines, "\n"))
 }
 
 // countLabel renders "812 tok" or "210 tok -74%" (against base), or a hint
@@ -240,7 +241,7 @@ func renderSchema(k schemaKey, st Styles, set *toolset.Set, tool *toolset.Tool, 
 	if k.invisible {
 		left = tool.Raw
 	}
-	m.left = highlight(st, "json", sanitize(left.Pretty()))
+	m.left = widget.Highlight(st.Syntax, "json", sanitize(left.Pretty()))
 	// With the model-invisible parts shown, the whole tool on the left is
 	// compared with the whole-tool MCP-Term on the right when there is one.
 	form := k.form
@@ -262,7 +263,7 @@ func renderSchema(k schemaKey, st Styles, set *toolset.Set, tool *toolset.Tool, 
 		if lexerFor(form) == "scheme" {
 			shown = layoutSexpr(right, k.width)
 		}
-		m.right = highlight(st, lexerFor(form), sanitize(shown))
+		m.right = widget.Highlight(st.Syntax, lexerFor(form), sanitize(shown))
 	}
 	if c != nil && c.Ready(k.enc) {
 		m.leftN = c.Count(k.enc, left.Compact())

@@ -6,6 +6,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/mcpterm/mcpterm/themes"
+	"github.com/mcpterm/mcpterm/ui/widget"
 )
 
 // Styles is the only place panes get their looks from. It is rebuilt as a
@@ -48,6 +49,11 @@ type Styles struct {
 
 	Modal      lipgloss.Style
 	ModalTitle lipgloss.Style
+
+	// Frame and Syntax are the generic widgets' looks, built from the
+	// styles above.
+	Frame  widget.FrameStyle
+	Syntax widget.SyntaxStyles
 
 	Help         help.Styles
 	EditorText   lipgloss.Style
@@ -126,5 +132,18 @@ func NewStyles(p themes.Palette) Styles {
 	in.Blurred.Text = ns().Foreground(p.Muted)
 	in.Cursor.Blink = false
 	s.Input = in
+
+	s.Frame = widget.FrameStyle{Blurred: s.Pane, Focused: s.PaneFocus, Title: s.PaneTitle, TitleBlurred: s.PaneDim, Note: s.Muted, Mono: p.Mono}
+	s.Syntax = widget.SyntaxStyles{
+		Key: ns().Foreground(p.SynKey), String: ns().Foreground(p.SynString),
+		Number: ns().Foreground(p.SynNumber), Keyword: ns().Foreground(p.SynKeyword),
+		Punct: ns().Foreground(p.SynPunct), Comment: ns().Foreground(p.SynComment).Italic(true),
+		Text: ns().Foreground(p.Fg),
+	}
+	if p.Mono {
+		s.Syntax.Key = ns().Bold(true)
+		s.Syntax.Comment = ns().Faint(true)
+		s.Syntax.Punct = ns()
+	}
 	return s
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpterm/mcpterm/convert/toolset"
+	"github.com/mcpterm/mcpterm/ui/widget"
 )
 
 // sortMode orders the tool list.
@@ -56,7 +57,7 @@ type toolsPane struct {
 
 	view    []int         // indexes into rows after filter and sort
 	matches map[int][]int // row -> matched byte offsets in name
-	nav     listNav
+	nav     widget.List
 
 	// cache holds drawn rows that are not selected; anything that changes
 	// how a row looks (tools, report, filter, width, theme) clears it, so a
@@ -84,9 +85,9 @@ func newToolsPane(st *Styles, keys *KeyMap) toolsPane {
 
 func (p *toolsPane) SetSize(w, h int) {
 	p.w, p.h = w, h
-	iw, ih := innerSize(*p.st, w, h)
+	iw, ih := widget.Inner(p.st.Frame, w, h)
 	p.filter.SetWidth(max(iw-2, 4))
-	p.nav.setHeight(p.listHeight(ih))
+	p.nav.SetHeight(p.listHeight(ih))
 }
 
 func (p *toolsPane) listHeight(ih int) int {
@@ -158,12 +159,12 @@ func (p *toolsPane) refresh() {
 			p.view = append(p.view, i)
 			continue
 		}
-		s, pos, ok := fuzzyMatch(pat, r.name)
+		s, pos, ok := widget.FuzzyMatch(pat, r.name)
 		if r.code != "" && strings.EqualFold(r.code, pat) {
 			s, ok = s+100, true
 		}
 		if !ok {
-			if s2, _, ok2 := fuzzyMatch(pat, r.title); ok2 && r.title != "" {
+			if s2, _, ok2 := widget.FuzzyMatch(pat, r.title); ok2 && r.title != "" {
 				s, ok = s2-5, true
 			}
 		}
@@ -191,7 +192,7 @@ func (p *toolsPane) refresh() {
 		}
 		return less(a, b)
 	})
-	p.nav.setLen(len(p.view))
+	p.nav.SetLen(len(p.view))
 }
 
 func (p *toolsPane) saving(i int) float64 {
@@ -200,10 +201,10 @@ func (p *toolsPane) saving(i int) float64 {
 }
 
 func (p *toolsPane) selected() *toolset.Tool {
-	if p.nav.cursor < 0 || p.nav.cursor >= len(p.view) {
+	if p.nav.Cursor < 0 || p.nav.Cursor >= len(p.view) {
 		return nil
 	}
-	return p.rows[p.view[p.nav.cursor]].tool
+	return p.rows[p.view[p.nav.Cursor]].tool
 }
 
 func (p *toolsPane) selectedName() string {
@@ -216,8 +217,8 @@ func (p *toolsPane) selectedName() string {
 func (p *toolsPane) selectName(name string) {
 	for vi, ri := range p.view {
 		if p.rows[ri].tool.Name == name {
-			p.nav.cursor = vi
-			p.nav.clamp()
+			p.nav.Cursor = vi
+			p.nav.Move(0)
 			return
 		}
 	}
@@ -252,10 +253,10 @@ func (p *toolsPane) Update(msg tea.KeyPressMsg) (toolsAction, tea.Cmd) {
 			p.SetSize(p.w, p.h)
 			return p.moved(before), nil
 		case msg.Code == tea.KeyUp && msg.Mod == 0:
-			p.nav.move(-1)
+			p.nav.Move(-1)
 			return p.moved(before), nil
 		case msg.Code == tea.KeyDown && msg.Mod == 0:
-			p.nav.move(1)
+			p.nav.Move(1)
 			return p.moved(before), nil
 		}
 		var cmd tea.Cmd
@@ -263,23 +264,23 @@ func (p *toolsPane) Update(msg tea.KeyPressMsg) (toolsAction, tea.Cmd) {
 		p.filter, cmd = p.filter.Update(msg)
 		if p.filter.Value() != old {
 			p.refresh()
-			p.nav.top()
+			p.nav.Top()
 		}
 		return p.moved(before), cmd
 	}
 	switch {
 	case key.Matches(msg, k.Up):
-		p.nav.move(-1)
+		p.nav.Move(-1)
 	case key.Matches(msg, k.Down):
-		p.nav.move(1)
+		p.nav.Move(1)
 	case key.Matches(msg, k.PageUp):
-		p.nav.move(-p.nav.height)
+		p.nav.Move(-p.nav.Height())
 	case key.Matches(msg, k.PageDown):
-		p.nav.move(p.nav.height)
+		p.nav.Move(p.nav.Height())
 	case key.Matches(msg, k.Top):
-		p.nav.top()
+		p.nav.Top()
 	case key.Matches(msg, k.Bottom):
-		p.nav.bottom()
+		p.nav.Bottom()
 	case key.Matches(msg, k.Filter):
 		p.filtering = true
 		p.SetSize(p.w, p.h)
@@ -310,13 +311,13 @@ func (p *toolsPane) click(y int) bool {
 	if p.filtering || p.filter.Value() != "" {
 		row--
 	}
-	p.nav.click(row)
+	p.nav.Click(row)
 	return p.selectedName() != before
 }
 
 func (p *toolsPane) wheel(delta int) bool {
 	before := p.selectedName()
-	p.nav.scroll(delta)
+	p.nav.Scroll(delta)
 	return p.selectedName() != before
 }
 
@@ -330,7 +331,7 @@ func (p *toolsPane) help() []key.Binding {
 // View draws the pane at its outer size.
 func (p *toolsPane) View() string {
 	st := *p.st
-	iw, _ := innerSize(st, p.w, p.h)
+	iw, _ := widget.Inner(st.Frame, p.w, p.h)
 	var b strings.Builder
 	if p.filtering || p.filter.Value() != "" {
 		b.WriteString(p.filter.View())
@@ -343,7 +344,7 @@ func (p *toolsPane) View() string {
 		p.cacheKey = key
 	}
 	b.WriteString(st.Muted.Render(cols.heading()))
-	from, to := p.nav.visible()
+	from, to := p.nav.Visible()
 	for vi := from; vi < to; vi++ {
 		b.WriteByte('\n')
 		b.WriteString(p.row(cols, vi))
@@ -360,7 +361,7 @@ func (p *toolsPane) View() string {
 	if len(p.view) != len(p.rows) {
 		title = fmt.Sprintf("Tools %d/%d", len(p.view), len(p.rows))
 	}
-	return box(st, p.focused, p.w, p.h, title, "sort: "+p.sort.String(), b.String())
+	return widget.Frame(st.Frame, p.focused, p.w, p.h, title, "sort: "+p.sort.String(), b.String())
 }
 
 // toolColumns are the widths of the list's columns for an inner width.
@@ -392,11 +393,11 @@ func (p *toolsPane) columns(iw int) toolColumns {
 }
 
 func (c toolColumns) heading() string {
-	s := padRight("code", c.code) + " " + padRight("name", c.name) + " "
+	s := widget.PadRight("code", c.code) + " " + widget.PadRight("name", c.name) + " "
 	if c.cat > 0 {
 		s += "c "
 	}
-	s += padRight("ro!", c.badges)
+	s += widget.PadRight("ro!", c.badges)
 	if c.counts > 0 {
 		h := "json→" + shortForm(c.primary)
 		if c.counts < 16 || c.primary == "" {
@@ -421,7 +422,7 @@ func shortForm(f string) string {
 
 func (p *toolsPane) row(c toolColumns, vi int) string {
 	ri := p.view[vi]
-	selected := vi == p.nav.cursor
+	selected := vi == p.nav.Cursor
 	if !selected {
 		if s, ok := p.cache[ri]; ok {
 			return s
@@ -437,12 +438,12 @@ func (p *toolsPane) drawRow(c toolColumns, vi int) string {
 	st := *p.st
 	ri := p.view[vi]
 	r := p.rows[ri]
-	selected := vi == p.nav.cursor
-	name := truncate(r.name, c.name)
+	selected := vi == p.nav.Cursor
+	name := widget.Truncate(r.name, c.name)
 	if pos := p.matches[ri]; len(pos) > 0 && !selected {
-		name = highlightPositions(name, pos, st.Match)
+		name = widget.HighlightPositions(name, pos, st.Match)
 	}
-	line := padRight(st.Muted.Render(truncate(r.code, c.code)), c.code) + " " + padRight(name, c.name) + " "
+	line := widget.PadRight(st.Muted.Render(widget.Truncate(r.code, c.code)), c.code) + " " + widget.PadRight(name, c.name) + " "
 	if c.cat > 0 {
 		cat := " "
 		if r.category != "" {
@@ -465,7 +466,7 @@ func (p *toolsPane) drawRow(c toolColumns, vi int) string {
 		if c.counts > 0 {
 			w += c.counts + 1
 		}
-		plain := fitLine(ansi.Strip(line), w)
+		plain := widget.FitLine(ansi.Strip(line), w)
 		if p.focused {
 			return st.Selected.Render(plain)
 		}
@@ -497,7 +498,7 @@ func (p *toolsPane) countCell(r toolRow, w int) string {
 	}
 	pad := w - len([]rune(cell)) - 1 - len(sv)
 	if pad < 0 {
-		return fmt.Sprintf("%*s", w, truncate(cell, w))
+		return fmt.Sprintf("%*s", w, widget.Truncate(cell, w))
 	}
 	return strings.Repeat(" ", pad) + st.Text.Render(cell) + " " + style.Render(sv)
 }

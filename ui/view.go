@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/mcpterm/mcpterm/ui/widget"
 )
 
 // View draws the whole screen from the layout computed at the last resize.
@@ -66,14 +67,14 @@ func (m *Model) headerView() string {
 	right := m.serverLabel()
 	line1 := left + " " + lipglossAlignRight(right, w-lipgloss.Width(left)-1)
 	// Line 2: server totals per form, or the connection state.
-	return fitLine(line1, w) + "\n" + fitLine(m.totalsLine(), w)
+	return widget.FitLine(line1, w) + "\n" + widget.FitLine(m.totalsLine(), w)
 }
 
 func lipglossAlignRight(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	s = truncate(s, w)
+	s = widget.Truncate(s, w)
 	return strings.Repeat(" ", max(w-lipgloss.Width(s), 0)) + s
 }
 
@@ -158,7 +159,7 @@ func (m *Model) bodyView() string {
 		legend := st.Muted.Render("tool flags: ") + st.BadgeRO.Render("r") + st.Muted.Render(" read-only  ") +
 			st.BadgeDel.Render("!") + st.Muted.Render(" destructive  ") + st.BadgeOpen.Render("o") + st.Muted.Render(" open-world   ") +
 			st.Muted.Render("esc or ? closes")
-		return box(st, true, l.body.w, l.body.h, "Keys", "", full+"\n\n"+legend)
+		return widget.Frame(st.Frame, true, l.body.w, l.body.h, "Keys", "", full+"\n\n"+legend)
 	}
 	if m.conn == connConnecting && m.set == nil {
 		return m.centered(l.body, st.Info.Render(m.results.spinner.View()+" connecting to "+m.connectTarget()+"…")+"\n\n"+
@@ -170,40 +171,19 @@ func (m *Model) bodyView() string {
 	switch m.page {
 	case pageTools:
 		if l.wide {
-			return joinColumns(m.tools.View(), m.schema.View())
+			return widget.JoinColumns(m.tools.View(), m.schema.View())
 		}
 		return m.tools.View() + "\n" + m.schema.View()
 	case pageCompose:
 		run := m.running()
 		right := m.composer.View(run) + "\n" + m.results.View()
 		if l.wide {
-			return joinColumns(m.tools.View(), right)
+			return widget.JoinColumns(m.tools.View(), right)
 		}
 		return right
 	default:
 		return m.explore.View()
 	}
-}
-
-// joinColumns puts two blocks of equal height side by side. Every pane
-// draws exactly its rectangle, so this is plain concatenation per line
-// (lipgloss.JoinHorizontal would measure every line again).
-func joinColumns(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	var out strings.Builder
-	out.Grow(len(a) + len(b))
-	for i := 0; i < max(len(al), len(bl)); i++ {
-		if i > 0 {
-			out.WriteByte('\n')
-		}
-		if i < len(al) {
-			out.WriteString(al[i])
-		}
-		if i < len(bl) {
-			out.WriteString(bl[i])
-		}
-	}
-	return out.String()
 }
 
 func (m *Model) connectTarget() string {
@@ -226,7 +206,7 @@ func (m *Model) failedView(r rect) string {
 		b.WriteString("\n" + st.PaneTitle.Render("server stderr") + "\n" + st.Muted.Render(san(lastLines(se.Stderr(), max(r.h-10, 3)))) + "\n")
 	}
 	b.WriteString("\n" + st.Muted.Render("r retries · q quits"))
-	return box(st, true, r.w, r.h, "Connection", "", b.String())
+	return widget.Frame(st.Frame, true, r.w, r.h, "Connection", "", b.String())
 }
 
 func lastLines(s string, n int) string {
@@ -261,7 +241,7 @@ func (m *Model) footerView() string {
 	}
 	h := m.help
 	h.SetWidth(w)
-	return fitLine(status, w) + "\n" + fitLine(h.ShortHelpView(m.contextHelp().ShortHelp()), w)
+	return widget.FitLine(status, w) + "\n" + widget.FitLine(h.ShortHelpView(m.contextHelp().ShortHelp()), w)
 }
 
 func errText(err error) string {

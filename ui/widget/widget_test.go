@@ -1,0 +1,225 @@
+package widget
+
+import (
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+func TestFuzzyMatchRanksWordStarts(t *testing.T) {
+	cases := []struct {
+		pat, better, worse string
+	}{
+		{"fr", "file_read", "buffer"},
+		{"dt", "delete_todo", "data_platform_query_with_dt"},
+		{"gt", "get_todo", "a_great_thing"},
+		{"list", "list_todos", "playlist_settings"},
+	}
+	for _, c := range cases {
+		sb, _, okb := FuzzyMatch(c.pat, c.better)
+		sw, _, okw := FuzzyMatch(c.pat, c.worse)
+		if !okb || !okw || sb <= sw {
+			t.Errorf("%q: %s (%d, %v) should outrank %s (%d, %v)", c.pat, c.better, sb, okb, c.worse, sw, okw)
+		}
+	}
+	if _, _, ok := FuzzyMatch("xyz", "file_read"); ok {
+		t.Error("a non-subsequence matched")
+	}
+	_, pos, _ := FuzzyMatch("FR", "file_read")
+	if len(pos) != 2 || pos[0] != 0 || pos[1] != 5 {
+		t.Errorf("positions %v", pos)
+	}
+}
+
+func TestEditorEditing(t *testing.T) {
+	e := NewEditor()
+	e.Focus()
+	e.SetWidth(20)
+	e.SetHeight(3)
+	for _, k := range []string{"(", "f", "r", "enter", " ", "1", ")"} {
+		e.Update(keyMsg(k))
+	}
+	if got := e.Value(); got != "(fr\n 1)" {
+		t.Fatalf("typed %q", got)
+	}
+	e.Update(keyMsg("up"))
+	e.Update(keyMsg("end"))
+	e.Update(keyMsg("backspace"))
+	e.Update(keyMsg("ctrl+e"))
+	e.Update(keyMsg("delete")) // joins the lines
+	if got := e.Value(); got != "(f 1)" {
+		t.Fatalf("after editing %q", got)
+	}
+	e.Update(keyMsg("ctrl+a"))
+	e.Update(keyMsg("ctrl+k"))
+	if got := e.Value(); got != "" {
+		t.Fatalf("kill line left %q", got)
+	}
+	e.Update(tea.PasteMsg{Content: "a\tb\r\nc\x1b[2J"})
+	if got := e.Value(); got != "a  b\nc[2J" {
+		t.Fatalf("paste sanitised to %q", got)
+	}
+	e.SetValue(strings.Repeat("x", 50))
+	v := e.View()
+	if n := len(strings.Split(v, "\n")); n != 3 {
+		t.Errorf("view has %d rows, want 3", n)
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if w := ansi.StringWidth(l); w > 20 {
+			t.Errorf("row wider than the editor: %d", w)
+		}
+	}
+	if !strings.Contains(ansi.Strip(v), "xxxx") {
+		t.Errorf("soft-wrapped text not shown: %q", ansi.Strip(v))
+	}
+}
+
+// FuzzEditor drives the editor with arbitrary keys: it must never panic,
+// keep its cursor inside the text, and always draw exactly its height.
+func FuzzEditor(f *testing.F) {
+	f.Add("abc\x01\x02\x03", 10, 3)
+	f.Add("\x05\x05\x06\x07xyz\x08\x09", 4, 1)
+	f.Add("(fr \"é中\")\x0a\x0b", 7, 2)
+	keys := []string{"enter", "backspace", "delete", "left", "right", "up", "down", "home", "end",
+		"ctrl+home", "ctrl+end", "alt+left", "alt+right", "ctrl+w", "ctrl+k", "ctrl+u", "pgup", "pgdown"}
+	f.Fuzz(func(t *testing.T, script string, w, h int) {
+		e := NewEditor()
+		e.Focus()
+		e.SetWidth(w%50 + 1)
+		e.SetHeight(h%10 + 1)
+		for _, r := range script {
+			if r < 32 {
+				e.Update(keyMsg(keys[int(r)%len(keys)]))
+			} else {
+				e.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+			}
+			if e.row < 0 || e.row >= len(e.lines) || e.col < 0 || e.col > len(e.lines[e.row]) {
+				t.Fatalf("cursor %d:%d outside the text", e.row, e.col)
+			}
+		}
+		if n := len(strings.Split(e.View(), "\n")); n != e.height {
+			t.Fatalf("view has %d rows, want %d", n, e.height)
+		}
+		if strings.Count(e.Value(), "\n")+1 != len(e.lines) {
+			t.Fatal("Value and lines disagree")
+		}
+	})
+}
+
+func TestListNav(t *testing.T) {
+	var l List
+	l.SetHeight(3)
+	l.SetLen(10)
+	l.Move(5)
+	if l.Cursor != 5 || l.Offset != 3 {
+		t.Errorf("after move: %+v", l)
+	}
+	l.Bottom()
+	if from, to := l.Visible(); from != 7 || to != 10 {
+		t.Errorf("visible %d..%d", from, to)
+	}
+	l.Scroll(-100)
+	if l.Offset != 0 || l.Cursor != 2 {
+		t.Errorf("after scroll: %+v", l)
+	}
+	l.SetLen(0)
+	if l.Cursor != 0 || l.Offset != 0 {
+		t.Errorf("empty: %+v", l)
+	}
+	if l.Click(0) {
+		t.Error("click on an empty list selected something")
+	}
+}
+
+// FuzzFuzzyMatch checks the dynamic program against the obvious answers:
+// it matches exactly when the pattern is a subsequence, its positions point
+// at the pattern's runes in order, and it never scores below the greedy
+// first placement.
+func FuzzFuzzyMatch(f *testing.F) {
+	f.Add("fr", "file_read")
+	f.Add("gt", "get_todo")
+	f.Add("ÉA", "élan_A")
+	f.Add("aaa", "a_a_aaa")
+	f.Fuzz(func(t *testing.T, pat, s string) {
+		if !utf8.ValidString(pat) || !utf8.ValidString(s) || len(s) > 300 || len(pat) > 30 {
+			return
+		}
+		score, pos, ok := FuzzyMatch(pat, s)
+		lp := []rune(strings.ToLower(pat))
+		var lower []rune
+		offs := []int{}
+		for i, r := range s {
+			lower = append(lower, unicode.ToLower(r))
+			offs = append(offs, i)
+		}
+		gscore, _, gok := greedyMatch(lp, lower, offs, func(j int) int {
+			if j == 0 {
+				return 10
+			}
+			if isBoundary([]rune(s)[j-1], []rune(s)[j]) {
+				return 8
+			}
+			return 0
+		})
+		if pat == "" {
+			return
+		}
+		if ok != gok {
+			t.Fatalf("FuzzyMatch(%q, %q) ok=%v, greedy ok=%v", pat, s, ok, gok)
+		}
+		if !ok {
+			return
+		}
+		if score < gscore {
+			t.Fatalf("FuzzyMatch(%q, %q) = %d, below greedy %d", pat, s, score, gscore)
+		}
+		if len(pos) != len(lp) {
+			t.Fatalf("%d positions for %d runes", len(pos), len(lp))
+		}
+		for i, p := range pos {
+			r, _ := utf8.DecodeRuneInString(s[p:])
+			if unicode.ToLower(r) != lp[i] || (i > 0 && p <= pos[i-1]) {
+				t.Fatalf("position %d (%d) does not match %q in order", i, p, lp[i])
+			}
+		}
+	})
+}
+
+// keyMsg builds a key press from its String() form ("ctrl+a", "enter", "x").
+func keyMsg(s string) tea.KeyPressMsg {
+	named := map[string]rune{
+		"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab, "up": tea.KeyUp, "down": tea.KeyDown,
+		"left": tea.KeyLeft, "right": tea.KeyRight, "backspace": tea.KeyBackspace, "delete": tea.KeyDelete,
+		"pgdown": tea.KeyPgDown, "pgup": tea.KeyPgUp, "home": tea.KeyHome, "end": tea.KeyEnd, "space": tea.KeySpace,
+	}
+	var mod tea.KeyMod
+	for {
+		switch {
+		case strings.HasPrefix(s, "ctrl+"):
+			mod |= tea.ModCtrl
+			s = s[5:]
+			continue
+		case strings.HasPrefix(s, "shift+"):
+			mod |= tea.ModShift
+			s = s[6:]
+			continue
+		case strings.HasPrefix(s, "alt+"):
+			mod |= tea.ModAlt
+			s = s[4:]
+			continue
+		}
+		break
+	}
+	if r, ok := named[s]; ok {
+		return tea.KeyPressMsg{Code: r, Mod: mod}
+	}
+	r := []rune(s)[0]
+	if mod != 0 {
+		return tea.KeyPressMsg{Code: r, Mod: mod}
+	}
+	return tea.KeyPressMsg{Code: r, Text: s}
+}
