@@ -47,7 +47,9 @@ type Item struct {
 	Fields    []string
 	Local     *ojson.Value
 
-	step *aql.Step // AQL: how to turn the server's result into the response
+	step *aql.Step    // AQL: how to turn the server's result into the response
+	req  *aql.Request // AQL: the request as read (operation, merged params)
+	raw  *ojson.Value // AQL: the request object as written, for printing a failure back
 }
 
 // IsLocal reports whether the item is answered without a server.
@@ -81,8 +83,10 @@ const (
 type Failure struct {
 	Kind    FailureKind
 	Code    int64        // FailRPC: the JSON-RPC error code
-	Message string       // one human sentence (untrusted when it quotes the server)
+	Message string       // one human sentence (untrusted when it quotes the server); FailRPC: the error's own message
 	Data    *ojson.Value // FailRPC: the error's data, when it had some
 }
 
-func (f *Failure) Error() string { return f.Message }
+// Error is the failure's message, or a sentence naming its kind when it
+// has none, so no answer ever says nothing.
+func (f *Failure) Error() string { return f.text() }
