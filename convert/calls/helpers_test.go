@@ -68,3 +68,19 @@ func (d *demoServer) rpc(t testing.TB, method, params string) *ojson.Value {
 	}
 	return v.Get("result")
 }
+
+// run sends every item of p that needs a server as tools/call, in order,
+// and leaves the items answered locally without an outcome: the smallest
+// runner, for tests.
+func (d *demoServer) run(t testing.TB, p *Plan) []Outcome {
+	t.Helper()
+	outs := make([]Outcome, len(p.Items))
+	for i, it := range p.Items {
+		if it.IsLocal() {
+			continue
+		}
+		params := ojson.NewObject().Set("name", ojson.NewString(it.Tool)).Set("arguments", it.Arguments)
+		outs[i] = Outcome{Result: d.rpc(t, "tools/call", params.Compact())}
+	}
+	return outs
+}

@@ -158,7 +158,7 @@ var defaultText = map[FailureKind]string{
 	FailConnection: "the server could not be reached",
 	FailRefused:    "refused by the policy; nothing was sent",
 	FailConfirm:    "destructive: it runs only when confirmed; nothing was sent",
-	FailSkipped:    "not run: an earlier call failed and the batch stops on error",
+	FailSkipped:    "skipped: not run, an earlier call failed and the batch stops on error",
 	FailBadAnswer:  "the server's answer is not MCP",
 	FailUsage:      "the call cannot be run as written",
 	FailOther:      "no result",
