@@ -1,9 +1,13 @@
 // Package convert holds the pure renderings of a tool list. Forms lists every
 // rendering by the name the CLI (--to) and the token report use, so a new form
-// shows up everywhere by being added once here.
+// shows up everywhere by being added once here; Renderer renders one tool list
+// in every form, whole and per tool, so every view of a tool's figure renders
+// it by the same rule.
 package convert
 
 import (
+	"strings"
+
 	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/convert/dts"
 	"github.com/mcpterm/mcpterm/convert/term"
@@ -71,23 +75,23 @@ func renderJSONPretty(set *toolset.Set) (string, error) { return set.Baseline().
 
 func renderMCP(set *toolset.Set) (string, error) { return set.Result().Compact(), nil }
 
-// ToolRenderer renders single tools of set the way they appear in the whole
-// server's document, for per-tool views and counts: term forms keep each
-// tool's server-wide short code, which a one-tool set would not give it. The
-// codes are worked out once, so rendering every tool stays linear.
+// ToolRenderer renders single tools of set as they appear in the whole
+// server's document: Renderer's per-tool text, for callers that still take
+// one string per tool (the workbench, until it holds a Renderer). For an
+// AQL form the string is the introspect request and answer on two lines.
+// Use NewRenderer instead: this one has no AQL overrides.
 func ToolRenderer(set *toolset.Set) func(f Form, t *toolset.Tool) (string, error) {
-	names := make([]string, len(set.Tools))
-	for i, tool := range set.Tools {
-		names[i] = tool.Name
-	}
-	codes := term.ShortCodes(names)
+	r := NewRenderer(set, nil)
 	return func(f Form, t *toolset.Tool) (string, error) {
-		opts, isTerm := TermOptions(f.Name)
-		if !isTerm {
-			return f.Render(Single(set, t))
+		texts, err := r.toolTexts(f, t)
+		if err != nil {
+			return "", err
 		}
-		opts.Codes = codes
-		return renderTerm(opts)(Single(set, t))
+		parts := make([]string, len(texts))
+		for i, x := range texts {
+			parts[i] = x.Text
+		}
+		return strings.Join(parts, "\n"), nil
 	}
 }
 

@@ -1,0 +1,309 @@
+package convert
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/mcpterm/mcpterm/convert/aql"
+	"github.com/mcpterm/mcpterm/convert/term"
+	"github.com/mcpterm/mcpterm/convert/toolset"
+)
+
+// Renderer renders one tool list in every form: the whole document of a
+// form and the per-tool texts behind a tool's figure in it. It exists so
+// that `mcpterm tokens`, the workbench's counts and its side-by-side pane
+// render a tool by one rule: whatever asks the same Renderer gets the same
+// text, and the token report counts exactly these texts.
+//
+// What the forms share across a server is worked out once, on first use:
+// the server-wide short codes, the AQL adapters (single and semantic) and
+// their introspect exchanges. Rendering every tool of an n-tool server is
+// therefore linear in n. A Renderer never changes after NewRenderer (its
+// lazy parts are built under sync.Once), so it is safe for concurrent use;
+// the set it was built for must not be modified while it is in use.
+//
+// A renderer that panics is contained: the panic becomes the error of that
+// form's text, never a crash, because tool lists come from servers and no
+// renderer is trusted to survive every one of them.
+type Renderer struct {
+	set   *toolset.Set
+	ov    aql.Overrides
+	forms []Form
+	index map[string]int // report name, then CLI name -> forms index
+
+	toolsOnce sync.Once
+	tools     map[string]*toolset.Tool // first tool of each name
+
+	codesOnce sync.Once
+	codes     map[string]string
+
+	modes [2]lazyAQL // by aql.Mode: Single, Semantic
+}
+
+// lazyAQL is one mode's adapter and introspect exchanges, built once.
+type lazyAQL struct {
+	once      sync.Once
+	adapter   *aql.Adapter
+	exchanges []aql.IntrospectCost
+	byTool    map[string]int // tool name -> index of its operation's exchange
+	err       error
+}
+
+// TextRole says what one per-tool text is.
+type TextRole string
+
+const (
+	// RoleDocument is the form rendered for a set holding only the tool
+	// (with its server-wide short code): every form but the AQL ones.
+	RoleDocument TextRole = "document"
+	// RoleRequest is the introspect request for the tool's AQL operation,
+	// {"operation":"introspect","params":{"query":"operations","name":OP}}.
+	RoleRequest TextRole = "request"
+	// RoleAnswer is the answer a model reads back for that request.
+	RoleAnswer TextRole = "answer"
+)
+
+// ToolText is one of the texts a tool's figure in a form counts; the
+// figure is the sum of their counts.
+type ToolText struct {
+	Role TextRole
+	Text string
+}
+
+// ErrNoOperation is returned (wrapped, with the tool's name) for an AQL
+// form's texts of a tool the adapter has no operation for.
+var ErrNoOperation = errors.New("no AQL operation for this tool")
+
+// NewRenderer returns the Renderer of set under the AQL overrides ov (nil
+// for none), over convert.FormsFor(ov).
+func NewRenderer(set *toolset.Set, ov aql.Overrides) *Renderer {
+	return NewRendererWith(set, ov, nil)
+}
+
+// NewRendererWith is NewRenderer over the given forms (nil means
+// FormsFor(ov)), for reports over a chosen or injected set of forms. The
+// AQL forms' whole documents come from their Render (pass FormsFor(ov) so
+// they follow ov too); their per-tool texts always use ov.
+func NewRendererWith(set *toolset.Set, ov aql.Overrides, forms []Form) *Renderer {
+	if forms == nil {
+		forms = FormsFor(ov)
+	}
+	if set == nil {
+		set = &toolset.Set{}
+	}
+	r := &Renderer{set: set, ov: ov, forms: slices.Clone(forms), index: make(map[string]int, 2*len(forms))}
+	for i, f := range r.forms {
+		if _, dup := r.index[f.Name]; !dup {
+			r.index[f.Name] = i
+		}
+	}
+	for i, f := range r.forms {
+		if _, dup := r.index[f.CLIName]; !dup && f.CLIName != "" {
+			r.index[f.CLIName] = i
+		}
+	}
+	return r
+}
+
+// Set is the tool list the Renderer renders.
+func (r *Renderer) Set() *toolset.Set { return r.set }
+
+// Overrides are the AQL overrides the Renderer was built with.
+func (r *Renderer) Overrides() aql.Overrides { return r.ov }
+
+// Forms lists the Renderer's forms in report order (a copy).
+func (r *Renderer) Forms() []Form { return slices.Clone(r.forms) }
+
+// Form finds one of the Renderer's forms by report name or CLI name.
+func (r *Renderer) Form(name string) (Form, bool) {
+	i, ok := r.index[name]
+	if !ok {
+		return Form{}, false
+	}
+	return r.forms[i], true
+}
+
+// Document is the whole document of a form for the set, exactly what
+// `mcpterm convert --to FORM` prints: the form's own Render.
+func (r *Renderer) Document(form string) (string, error) {
+	f, ok := r.Form(form)
+	if !ok {
+		return "", fmt.Errorf("unknown form %q", form)
+	}
+	return contain(func() (string, error) { return f.Render(r.set) }, f)
+}
+
+// ToolTexts are the texts behind tool's figure in form, in order: for
+// every form but the AQL ones a single RoleDocument text, the form
+// rendered for a set holding only the tool with its server-wide short
+// code; for aql_single and aql_semantic the tool's operation introspect
+// exchange, its RoleRequest then its RoleAnswer text (the upfront AQL
+// document is paid once per server, the details per operation). A tool
+// with no AQL operation gets an error wrapping ErrNoOperation.
+//
+// In a hand-built set that repeats a name, the first tool of the name
+// answers for it (toolset.Parse rejects such lists).
+func (r *Renderer) ToolTexts(form, tool string) ([]ToolText, error) {
+	f, ok := r.Form(form)
+	if !ok {
+		return nil, fmt.Errorf("unknown form %q", form)
+	}
+	t := r.tool(tool)
+	if t == nil {
+		return nil, fmt.Errorf("no tool named %q in the list", tool)
+	}
+	return r.toolTexts(f, t)
+}
+
+// ShortCode is tool's server-wide MCP-Term short code (term.ShortCodes
+// over every name in the set).
+func (r *Renderer) ShortCode(tool string) (string, bool) {
+	code, ok := r.shortCodes()[tool]
+	return code, ok
+}
+
+// Adapter is the set's AQL adapter in mode, under the Renderer's
+// overrides, built once. It is shared: read it, never modify it.
+func (r *Renderer) Adapter(mode aql.Mode) (*aql.Adapter, error) {
+	m, err := r.aql(mode)
+	if err != nil {
+		return nil, err
+	}
+	return m.adapter, nil
+}
+
+// Introspect lists every introspect exchange of the set in mode (the
+// operations list, the types list, then each operation's details in tool
+// order; see aql.Adapter.IntrospectCosts), for the AQL true cost.
+func (r *Renderer) Introspect(mode aql.Mode) ([]aql.IntrospectCost, error) {
+	m, err := r.aql(mode)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Clone(m.exchanges), nil
+}
+
+// AQLMode says whether form is one of the MCP-AQL forms, whose per-tool
+// texts are introspect exchanges, and which adapter mode it renders.
+func AQLMode(form string) (aql.Mode, bool) {
+	switch form {
+	case "aql_single":
+		return aql.Single, true
+	case "aql_semantic":
+		return aql.Semantic, true
+	}
+	return 0, false
+}
+
+// toolTexts renders f for t, by the rules ToolTexts states.
+func (r *Renderer) toolTexts(f Form, t *toolset.Tool) ([]ToolText, error) {
+	if f.Render == nil {
+		return nil, errNoRenderer
+	}
+	if mode, isAQL := AQLMode(f.Name); isAQL {
+		m, err := r.aql(mode)
+		if err != nil {
+			return nil, err
+		}
+		i, ok := m.byTool[t.Name]
+		if !ok {
+			return nil, fmt.Errorf("%w: %q", ErrNoOperation, t.Name)
+		}
+		x := m.exchanges[i]
+		return []ToolText{{Role: RoleRequest, Text: x.Request}, {Role: RoleAnswer, Text: x.Answer}}, nil
+	}
+	text, err := contain(func() (string, error) { return r.renderOne(f, t) }, f)
+	if err != nil {
+		return nil, err
+	}
+	return []ToolText{{Role: RoleDocument, Text: text}}, nil
+}
+
+// renderOne is a non-AQL form rendered for a set holding only t. The term
+// forms get t's server-wide short code, which a one-tool set would not
+// give it; the map handed to term.Render holds only that one code, since
+// term.Render walks the whole map and a server-wide one would make
+// rendering every tool quadratic.
+func (r *Renderer) renderOne(f Form, t *toolset.Tool) (string, error) {
+	one := Single(r.set, t)
+	opts, isTerm := TermOptions(f.Name)
+	if !isTerm {
+		return f.Render(one)
+	}
+	if code, ok := r.shortCodes()[t.Name]; ok {
+		opts.Codes = map[string]string{t.Name: code}
+	}
+	return renderTerm(opts)(one)
+}
+
+var errNoRenderer = errors.New("form has no renderer")
+
+// contain runs a form's renderer, turning a panic into an error so one
+// broken renderer costs only its own texts.
+func contain(render func() (string, error), f Form) (text string, err error) {
+	if f.Render == nil {
+		return "", errNoRenderer
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			text, err = "", fmt.Errorf("renderer panicked: %v", p)
+		}
+	}()
+	return render()
+}
+
+func (r *Renderer) tool(name string) *toolset.Tool {
+	r.toolsOnce.Do(func() {
+		r.tools = make(map[string]*toolset.Tool, len(r.set.Tools))
+		for _, t := range r.set.Tools {
+			if _, dup := r.tools[t.Name]; !dup {
+				r.tools[t.Name] = t
+			}
+		}
+	})
+	return r.tools[name]
+}
+
+func (r *Renderer) shortCodes() map[string]string {
+	r.codesOnce.Do(func() {
+		names := make([]string, len(r.set.Tools))
+		for i, t := range r.set.Tools {
+			names[i] = t.Name
+		}
+		r.codes = term.ShortCodes(names)
+	})
+	return r.codes
+}
+
+// aql builds mode's adapter and exchanges once; a panic while building
+// them is that mode's error.
+func (r *Renderer) aql(mode aql.Mode) (*lazyAQL, error) {
+	if mode != aql.Single && mode != aql.Semantic {
+		return nil, fmt.Errorf("unknown AQL mode %d", mode)
+	}
+	m := &r.modes[mode]
+	m.once.Do(func() {
+		defer func() {
+			if p := recover(); p != nil {
+				m.adapter, m.exchanges, m.byTool = nil, nil, nil
+				m.err = fmt.Errorf("introspect answers panicked: %v", p)
+			}
+		}()
+		a, err := aql.New(r.set, r.ov, mode)
+		if err != nil {
+			m.err = err
+			return
+		}
+		m.adapter = a
+		m.exchanges = a.IntrospectCosts()
+		m.byTool = make(map[string]int, len(r.set.Tools))
+		for i, x := range m.exchanges {
+			if _, dup := m.byTool[x.Tool]; x.Operation != "" && !dup {
+				m.byTool[x.Tool] = i
+			}
+		}
+	})
+	return m, m.err
+}
