@@ -11,7 +11,7 @@ import (
 
 func TestComposeTemplateAndValidation(t *testing.T) {
 	h := readyHarness(t, 120, 40)
-	h.key("enter") // file_read
+	h.press("enter", "the template", func(m *Model) bool { return m.focus == focusComposer }) // file_read
 	if h.m.focus != focusComposer || !strings.Contains(h.m.composer.Value(), `"file_read"`) {
 		t.Fatalf("enter did not open a template: focus %v, text %q", h.m.focus, h.m.composer.Value())
 	}
@@ -43,7 +43,7 @@ func TestRunCallShowsResult(t *testing.T) {
 	opts, _, st := fakeOptions(b)
 	h := newHarness(t, opts, 120, 40)
 	h.ready()
-	h.key("enter")
+	h.press("enter", "the template", func(m *Model) bool { return m.focus == focusComposer })
 	h.m.composer.setText(`{"name": "file_read", "arguments": {"path": "a.txt"}}`)
 	h.key("ctrl+r")
 	h.waitFor("call done", msgIs[callDoneMsg])
@@ -78,7 +78,7 @@ func TestDestructiveCallAsksFirst(t *testing.T) {
 	h.ready()
 	h.key("2")
 	h.m.composer.setText(`{"name": "delete_todo", "arguments": {"id": "t1"}}`)
-	h.key("ctrl+r")
+	h.press("ctrl+r", "the confirmation", func(m *Model) bool { return m.modal != nil })
 	if h.m.modal == nil || !strings.Contains(h.screen(), "destructive") {
 		t.Fatalf("no confirmation for a destructive tool:\n%s", h.screen())
 	}
@@ -86,7 +86,7 @@ func TestDestructiveCallAsksFirst(t *testing.T) {
 	if h.m.modal != nil || len(h.m.runs) != 0 || len(b.callLog()) != 0 {
 		t.Fatalf("n did not cancel: modal %v runs %d calls %d", h.m.modal != nil, len(h.m.runs), len(b.callLog()))
 	}
-	h.key("ctrl+r")
+	h.press("ctrl+r", "the confirmation", func(m *Model) bool { return m.modal != nil })
 	h.key("y")
 	h.waitFor("call done", msgIs[callDoneMsg])
 	h.waitUntil("rendered", func(m *Model) bool { return m.results.have.runID == 1 })
@@ -102,7 +102,7 @@ func TestCancelRunningCall(t *testing.T) {
 	h.ready()
 	h.key("2")
 	h.m.composer.setText(`{"name": "slow_task"}`)
-	h.key("ctrl+r")
+	h.press("ctrl+r", "the run", func(m *Model) bool { return m.running() })
 	if !h.m.running() {
 		t.Fatal("run did not start")
 	}
@@ -206,7 +206,7 @@ func TestSaveAndOpenFiles(t *testing.T) {
 	h := newHarness(t, opts, 120, 40)
 	h.ready()
 	h.key("2")
-	h.key("ctrl+o")
+	h.press("ctrl+o", "the open dialog", func(m *Model) bool { return m.modal != nil })
 	h.typeText("in.mcpt")
 	h.key("enter")
 	h.waitFor("opened", msgIs[fileOpenedMsg])
@@ -214,7 +214,7 @@ func TestSaveAndOpenFiles(t *testing.T) {
 		t.Fatalf("open: %q", h.m.composer.Value())
 	}
 	h.typeText(" ")
-	h.key("ctrl+s")
+	h.press("ctrl+s", "the save dialog", func(m *Model) bool { return m.modal != nil })
 	for range "call.mcpt" {
 		h.key("backspace")
 	}
@@ -234,7 +234,7 @@ func TestRunOfflineSaysWhy(t *testing.T) {
 	h.ready()
 	h.key("2")
 	h.m.composer.setText(`{"name": "file_read", "arguments": {"path": "a"}}`)
-	h.key("ctrl+r")
+	h.press("ctrl+r", "the refusal", func(m *Model) bool { return m.flash != "" })
 	if len(b.callLog()) != 0 || !strings.Contains(h.screen(), "offline") {
 		t.Errorf("an offline run should refuse and say why:\n%s", h.screen())
 	}

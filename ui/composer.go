@@ -54,6 +54,9 @@ type composerPane struct {
 
 	completions []string // the last candidates, shown under the editor
 	compNote    string
+
+	comp    *completer // for the tool list shown; nil before one arrives
+	running bool       // a call is running (the title says so)
 }
 
 func newComposerPane(st *Styles, keys *KeyMap) composerPane {
@@ -79,6 +82,18 @@ func (p *composerPane) editorHeight(ih int) int {
 	return n
 }
 
+func (p *composerPane) click(_, _ int) tea.Cmd { return nil }
+
+// wheel pages the editor: its text is all it has to scroll.
+func (p *composerPane) wheel(delta int) tea.Cmd {
+	if delta < 0 {
+		p.editor.PageUp()
+	} else {
+		p.editor.PageDown()
+	}
+	return nil
+}
+
 func (p *composerPane) Focus() tea.Cmd {
 	p.focused = true
 	p.editor.Focus()
@@ -90,7 +105,7 @@ func (p *composerPane) Blur() {
 	p.editor.Blur()
 }
 
-func (p *composerPane) textInputFocused() bool { return p.focused }
+func (p *composerPane) capturesKeys() bool { return p.focused }
 
 func (p *composerPane) Value() string { return p.editor.Value() }
 
@@ -149,50 +164,37 @@ func (p *composerPane) edited() {
 	p.compNote = ""
 }
 
-// composerAction is what a key in the composer asks the root to do.
-type composerAction int
-
-const (
-	composerNone composerAction = iota
-	composerEdited
-	composerRun
-	composerLeave
-	composerSave
-	composerOpen
-	composerTemplate
-	composerSyntax
-)
-
 // Update handles a key while the editor has focus.
-func (p *composerPane) Update(msg tea.Msg, complete func(before string) ([]string, string)) (composerAction, tea.Cmd) {
+func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 	k := p.keys
+	edited := ask(composerEditedMsg{})
 	if km, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(km, k.Run):
-			return composerRun, nil
+			return ask(runMsg{})
 		case key.Matches(km, k.LeaveEdit):
-			return composerLeave, nil
+			return ask(focusMsg{focusResults})
 		case key.Matches(km, k.SaveFile):
-			return composerSave, nil
+			return ask(saveComposerMsg{})
 		case key.Matches(km, k.OpenFile):
-			return composerOpen, nil
+			return ask(openComposerMsg{})
 		case key.Matches(km, k.Template):
-			return composerTemplate, nil
+			return ask(composeMsg{})
 		case key.Matches(km, k.Syntax):
-			return composerSyntax, nil
+			return ask(switchSyntaxMsg{})
 		case key.Matches(km, k.Preview):
 			p.preview = !p.preview
 			p.SetSize(p.w, p.h)
 			if p.preview {
 				p.seq++ // recheck, now with the preview
-				return composerEdited, nil
+				return edited
 			}
-			return composerNone, nil
+			return nil
 		case key.Matches(km, k.Complete):
-			if p.completeAtCursor(complete) {
-				return composerEdited, nil
+			if p.completeAtCursor() {
+				return edited
 			}
-			return composerNone, nil
+			return nil
 		case key.Matches(km, k.HistPrev) && p.editor.Line() == 0 && len(p.history) > 0:
 			if p.histIdx == len(p.history) {
 				p.stash = p.editor.Value()
@@ -200,9 +202,9 @@ func (p *composerPane) Update(msg tea.Msg, complete func(before string) ([]strin
 			if p.histIdx > 0 {
 				p.histIdx--
 				p.setText(p.history[p.histIdx])
-				return composerEdited, nil
+				return edited
 			}
-			return composerNone, nil
+			return nil
 		case key.Matches(km, k.HistNext) && p.editor.Line() == p.editor.LineCount()-1 && p.histIdx < len(p.history):
 			p.histIdx++
 			if p.histIdx == len(p.history) {
@@ -211,14 +213,14 @@ func (p *composerPane) Update(msg tea.Msg, complete func(before string) ([]strin
 				p.setText(p.history[p.histIdx])
 			}
 			p.editor.MoveToEnd()
-			return composerEdited, nil
+			return edited
 		}
 	}
 	if p.editor.Update(msg) {
 		p.edited()
-		return composerEdited, nil
+		return edited
 	}
-	return composerNone, nil
+	return nil
 }
 
 // textBeforeCursor is the buffer up to the cursor.
@@ -237,9 +239,12 @@ func (p *composerPane) textBeforeCursor() string {
 
 // completeAtCursor replaces the word before the cursor with the only
 // candidate, or with the candidates' common prefix and lists them.
-func (p *composerPane) completeAtCursor(complete func(string) ([]string, string)) bool {
+func (p *composerPane) completeAtCursor() bool {
+	if p.comp == nil {
+		return false
+	}
 	before := p.textBeforeCursor()
-	cands, word := complete(before)
+	cands, word := p.comp.complete(before)
 	p.completions = nil
 	p.compNote = ""
 	if len(cands) == 0 {
@@ -296,13 +301,13 @@ func commonPrefix(ss []string) string {
 	return string(pre)
 }
 
-func (p *composerPane) help() []key.Binding {
+func (p *composerPane) Help() []key.Binding {
 	k := p.keys
 	return []key.Binding{k.Run, k.Complete, k.LeaveEdit, k.Preview, k.Syntax, k.SaveFile, k.OpenFile, k.HistPrev}
 }
 
 // View draws the editor and the live verdict under it.
-func (p *composerPane) View(running bool) string {
+func (p *composerPane) View() string {
 	st := *p.st
 	iw, ih := widget.Inner(st.Frame, p.w, p.h)
 	var b strings.Builder
@@ -341,7 +346,7 @@ func (p *composerPane) View(running bool) string {
 	case "aql":
 		right = "AQL JSON"
 	}
-	if running {
+	if p.running {
 		right = "running… " + right
 	}
 	if p.dirty {

@@ -105,7 +105,7 @@ func (p *explorePane) SetSize(w, h int) {
 	}
 }
 
-func (p *explorePane) Focus() { p.focused = true }
+func (p *explorePane) Focus() tea.Cmd { p.focused = true; return nil }
 func (p *explorePane) Blur()  { p.focused = false }
 
 func (p *explorePane) setLists(m exploreMsg) {
@@ -178,22 +178,12 @@ func (p *explorePane) filterLog() {
 	p.nav[tabLog].SetLen(len(p.logView))
 }
 
-// exploreAction asks the root for I/O.
-type exploreAction struct {
-	kind     int // one of the explore* constants
-	uri      string
-	prompt   *Prompt
-	template *ResourceTemplate
-}
-
-const (
-	exploreNone = iota
-	exploreRead
-	exploreGetPrompt
-	exploreReadTemplate
-)
-
-func (p *explorePane) Update(msg tea.KeyPressMsg) exploreAction {
+// Update moves between tabs and rows and opens what is selected.
+func (p *explorePane) Update(m tea.Msg) tea.Cmd {
+	msg, ok := m.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
 	k := p.keys
 	nav := &p.nav[p.tab]
 	switch {
@@ -228,21 +218,19 @@ func (p *explorePane) Update(msg tea.KeyPressMsg) exploreAction {
 		switch p.tab {
 		case tabResources:
 			if i := nav.Cursor; i < len(p.resources) {
-				return exploreAction{kind: exploreRead, uri: p.resources[i].URI}
+				return ask(readURIMsg{uri: p.resources[i].URI})
 			}
 		case tabPrompts:
 			if i := nav.Cursor; i < len(p.prompts) {
-				pr := p.prompts[i]
-				return exploreAction{kind: exploreGetPrompt, prompt: &pr}
+				return ask(getPromptMsg{prompt: p.prompts[i]})
 			}
 		case tabTemplates:
 			if i := nav.Cursor; i < len(p.templates) {
-				t := p.templates[i]
-				return exploreAction{kind: exploreReadTemplate, template: &t}
+				return ask(readTemplateMsg{tpl: p.templates[i].URITemplate})
 			}
 		}
 	}
-	return exploreAction{}
+	return nil
 }
 
 // waitDetail marks the detail view as waiting for request id.
@@ -340,7 +328,7 @@ func (p *explorePane) showSelection() {
 	p.detail.GotoTop()
 }
 
-func (p *explorePane) help() []key.Binding {
+func (p *explorePane) Help() []key.Binding {
 	k := p.keys
 	b := []key.Binding{k.TabLeft, k.TabRight, k.Up, k.Down}
 	switch p.tab {
@@ -353,7 +341,7 @@ func (p *explorePane) help() []key.Binding {
 }
 
 // click selects the row under the mouse (y relative to the pane top).
-func (p *explorePane) click(x, y int) {
+func (p *explorePane) click(x, y int) tea.Cmd {
 	if y == 1 { // the tab bar
 		pos := 2
 		for t := exploreTab(0); t < numTabs; t++ {
@@ -361,15 +349,16 @@ func (p *explorePane) click(x, y int) {
 			if x >= pos && x < pos+w {
 				p.tab = t
 				p.showSelection()
-				return
+				return nil
 			}
 			pos += w
 		}
-		return
+		return nil
 	}
 	if p.nav[p.tab].Click(y - 4) {
 		p.showSelection()
 	}
+	return nil
 }
 
-func (p *explorePane) wheel(n int) { p.detail.Scroll(n) }
+func (p *explorePane) wheel(n int) tea.Cmd { p.detail.Scroll(n); return nil }

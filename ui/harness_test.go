@@ -126,6 +126,14 @@ func (h *harness) key(s string) {
 	h.send(keyMsg(s))
 }
 
+// press sends a key whose effect goes through a pane's request to the root
+// (a message like every other reply) and waits until cond holds.
+func (h *harness) press(s, what string, cond func(*Model) bool) {
+	h.t.Helper()
+	h.key(s)
+	h.waitUntil(what, cond)
+}
+
 func (h *harness) typeText(s string) {
 	for _, r := range s {
 		if r == '\n' {

@@ -27,6 +27,7 @@ const (
 	focusComposer
 	focusResults
 	focusExplore
+	numFocus
 )
 
 // layout is computed once per resize: every pane's outer rectangle on every
@@ -109,6 +110,23 @@ func (l layout) panesOn(p page) []focus {
 	default:
 		return []focus{focusExplore}
 	}
+}
+
+// sizeOf is pane f's rectangle on the page it is largest on (the tool
+// list is as large on the compose page as on its own, when it is shown
+// there at all).
+func (l layout) sizeOf(f focus) rect {
+	switch f {
+	case focusTools:
+		return l.tools
+	case focusSchema:
+		return l.schema
+	case focusComposer:
+		return l.composer
+	case focusResults:
+		return l.results
+	}
+	return l.explore
 }
 
 // rectOf is where pane f sits on page p (zero when it is not shown).

@@ -63,11 +63,14 @@ type Model struct {
 	reports  map[string]*Report
 	repSeq   int
 
+	// The panes, by name for what only one of them does, and in panes,
+	// indexed by focus, for everything they all do.
 	tools    toolsPane
 	schema   schemaPane
 	composer composerPane
 	results  resultsPane
 	explore  explorePane
+	panes    [numFocus]pane
 
 	modal *modal
 
@@ -104,6 +107,7 @@ func New(opts Options) *Model {
 	m.composer = newComposerPane(m.styles, &m.keys)
 	m.results = newResultsPane(m.styles, &m.keys)
 	m.explore = newExplorePane(m.styles, &m.keys, opts.Sanitize, opts.Now)
+	m.panes = [numFocus]pane{focusTools: &m.tools, focusSchema: &m.schema, focusComposer: &m.composer, focusResults: &m.results, focusExplore: &m.explore}
 	m.schema.setForms(opts.Renderer.Forms())
 	if opts.Counter != nil {
 		m.enc = opts.Encoding
@@ -133,12 +137,10 @@ func (m *Model) Init() tea.Cmd {
 func (m *Model) setSize(w, h int) {
 	m.width, m.height = w, h
 	m.lay = computeLayout(w, h)
-	l := m.lay
-	m.tools.SetSize(l.tools.w, l.tools.h)
-	m.schema.SetSize(l.schema.w, l.schema.h)
-	m.composer.SetSize(l.composer.w, l.composer.h)
-	m.results.SetSize(l.results.w, l.results.h)
-	m.explore.SetSize(l.explore.w, l.explore.h)
+	for f, p := range m.panes {
+		r := m.lay.sizeOf(focus(f))
+		p.SetSize(r.w, r.h)
+	}
 	m.help.SetWidth(w)
 }
 
@@ -153,37 +155,14 @@ func (m *Model) applyTheme() {
 	m.results.spinner.Style = st.Info
 }
 
-// setFocus moves focus, blurring the old pane; it may switch page.
+// setFocus moves focus, blurring the old pane.
 func (m *Model) setFocus(f focus) tea.Cmd {
 	if m.focus == f {
 		return nil
 	}
-	switch m.focus {
-	case focusTools:
-		m.tools.Blur()
-	case focusSchema:
-		m.schema.Blur()
-	case focusComposer:
-		m.composer.Blur()
-	case focusResults:
-		m.results.Blur()
-	case focusExplore:
-		m.explore.Blur()
-	}
+	m.panes[m.focus].Blur()
 	m.focus = f
-	var cmd tea.Cmd
-	switch f {
-	case focusTools:
-		m.tools.Focus()
-	case focusSchema:
-		m.schema.Focus()
-	case focusComposer:
-		cmd = m.composer.Focus()
-	case focusResults:
-		m.results.Focus()
-	case focusExplore:
-		m.explore.Focus()
-	}
+	cmd := m.panes[f].Focus()
 	m.syncKeys()
 	return cmd
 }
@@ -224,16 +203,18 @@ func (m *Model) cycleFocus(delta int) tea.Cmd {
 
 // textInputFocused is true while a text input owns the keyboard.
 func (m *Model) textInputFocused() bool {
-	return (m.focus == focusComposer && m.composer.textInputFocused()) ||
-		(m.focus == focusTools && m.tools.textInputFocused())
+	ti, ok := m.panes[m.focus].(textInput)
+	return ok && ti.capturesKeys()
 }
 
 // running reports whether any call is in flight.
 func (m *Model) running() bool { return len(m.runs) > 0 }
 
-// syncKeys enables exactly the bindings that apply now.
+// syncKeys enables exactly the bindings that apply now (and tells the
+// composer whether a call runs). Update calls it after every message.
 func (m *Model) syncKeys() {
 	k := &m.keys
+	m.composer.running = m.running()
 	k.Cancel.SetEnabled(m.running())
 	k.Retry.SetEnabled(m.conn == connFailed || m.conn == connLost)
 	k.Encoding.SetEnabled(m.opts.Counter != nil && len(m.opts.Counter.Encodings()) > 1)
@@ -250,19 +231,7 @@ func (m *Model) syncKeys() {
 // contextHelp is the help for the focused pane plus the global keys.
 func (m *Model) contextHelp() bindingHelp {
 	k := m.keys
-	var pane []key.Binding
-	switch m.focus {
-	case focusTools:
-		pane = m.tools.help()
-	case focusSchema:
-		pane = m.schema.help()
-	case focusComposer:
-		pane = m.composer.help()
-	case focusResults:
-		pane = m.results.help()
-	case focusExplore:
-		pane = m.explore.help()
-	}
+	pane := m.panes[m.focus].Help()
 	global := []key.Binding{k.Cancel, k.Retry, k.PageTools, k.PageCompose, k.PageExplore, k.NextPane, k.Help, k.Quit}
 	if m.textInputFocused() {
 		global = []key.Binding{k.Cancel, k.Interrupt}
@@ -293,6 +262,7 @@ func (m *Model) setSet(set *toolset.Set) tea.Cmd {
 	}
 	m.codes = term.ShortCodes(names)
 	m.comp = newCompleter(set, m.codes)
+	m.composer.comp = m.comp
 	m.tools.setTools(set, m.codes, m.opts.Classifier, m.opts.Sanitize)
 	m.reports = map[string]*Report{}
 	m.tools.setReport(nil, "")

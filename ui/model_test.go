@@ -81,10 +81,7 @@ func TestFocusAndPages(t *testing.T) {
 	if h.m.page != pageCompose || h.m.composer.Value() != "3" {
 		t.Errorf("3 in the editor: page %v, text %q", h.m.page, h.m.composer.Value())
 	}
-	h.key("esc")
-	if h.m.focus == focusComposer {
-		t.Errorf("esc did not leave the editor")
-	}
+	h.press("esc", "the editor left", func(m *Model) bool { return m.focus != focusComposer })
 	h.key("3")
 	if h.m.page != pageExplore || h.m.focus != focusExplore {
 		t.Errorf("3: page %v focus %v", h.m.page, h.m.focus)
@@ -223,7 +220,7 @@ func TestQuitAsksWhenWorkWouldBeLost(t *testing.T) {
 
 	h.key("2")
 	h.typeText("(file_read")
-	h.key("esc")
+	h.press("esc", "the editor left", func(m *Model) bool { return m.focus != focusComposer })
 	h.key("q")
 	if h.m.modal == nil || !strings.Contains(h.screen(), "unsaved draft") {
 		t.Fatalf("q with a draft did not ask:\n%s", h.screen())
@@ -250,7 +247,7 @@ func TestQuitAsksWithRunningCall(t *testing.T) {
 	h.ready()
 	h.key("2")
 	h.m.composer.setText(`{"name": "slow_task"}`)
-	h.key("ctrl+r")
+	h.press("ctrl+r", "the run", func(m *Model) bool { return m.running() })
 	h.m.composer.dirty = false
 	h.key("ctrl+c")
 	if h.m.modal == nil || !strings.Contains(h.screen(), "still running") {
@@ -281,7 +278,7 @@ func TestUntrustedTextIsInert(t *testing.T) {
 	if !strings.Contains(stripANSI(out), "evil") || !strings.Contains(stripANSI(out), "RED") {
 		t.Errorf("the text itself should still show:\n%s", stripANSI(out))
 	}
-	h.key("enter")
+	h.press("enter", "the template", func(m *Model) bool { return m.focus == focusComposer })
 	h.m.composer.setText(`{"name": "` + strings.ReplaceAll(strings.ReplaceAll(hostileName, "\x1b", `\u001b`), "\x07", `\u0007`) + `"}`)
 	h.key("ctrl+r")
 	h.waitFor("call done", msgIs[callDoneMsg])
@@ -356,10 +353,7 @@ func TestExploreReadsResourcesAndPrompts(t *testing.T) {
 		t.Errorf("resource not read:\n%s", s)
 	}
 	h.key("right") // templates
-	h.key("enter")
-	if h.m.modal == nil {
-		t.Fatal("a template should ask for its variables")
-	}
+	h.press("enter", "the variables dialog", func(m *Model) bool { return m.modal != nil })
 	h.typeText("t7")
 	h.key("enter")
 	h.waitFor("detail", msgIs[detailMsg])
@@ -367,10 +361,7 @@ func TestExploreReadsResourcesAndPrompts(t *testing.T) {
 		t.Errorf("template not expanded and read:\n%s", s)
 	}
 	h.key("right") // prompts
-	h.key("enter")
-	if h.m.modal == nil {
-		t.Fatal("a prompt with arguments should ask for them")
-	}
+	h.press("enter", "the arguments dialog", func(m *Model) bool { return m.modal != nil })
 	h.typeText("ship it")
 	h.key("enter")
 	h.waitFor("detail", msgIs[detailMsg])

@@ -27,13 +27,8 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 			return nil
 		}
 		cmd := m.setFocus(f)
-		switch f {
-		case focusTools:
-			if m.tools.click(y - r.y) {
-				return tea.Batch(cmd, m.schemaCmd())
-			}
-		case focusExplore:
-			m.explore.click(x-r.x, y-r.y)
+		if p, ok := m.panes[f].(pointer); ok {
+			return tea.Batch(cmd, p.click(x-r.x, y-r.y))
 		}
 		return cmd
 	case tea.MouseWheelMsg:
@@ -49,23 +44,8 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 		default:
 			return nil
 		}
-		switch f {
-		case focusTools:
-			if m.tools.wheel(delta) {
-				return m.schemaCmd()
-			}
-		case focusSchema:
-			m.schema.scroll(delta)
-		case focusResults:
-			m.results.wheel(delta)
-		case focusExplore:
-			m.explore.wheel(delta)
-		case focusComposer:
-			if delta < 0 {
-				m.composer.editor.PageUp()
-			} else {
-				m.composer.editor.PageDown()
-			}
+		if p, ok := m.panes[f].(pointer); ok {
+			return p.wheel(delta)
 		}
 	}
 	return nil

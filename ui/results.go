@@ -77,7 +77,7 @@ func (p *resultsPane) SetSize(w, h int) {
 	p.vp.SetSize(iw, ih-1)
 }
 
-func (p *resultsPane) Focus() { p.focused = true }
+func (p *resultsPane) Focus() tea.Cmd { p.focused = true; return nil }
 func (p *resultsPane) Blur()  { p.focused = false }
 
 func (p *resultsPane) current() *run {
@@ -132,17 +132,12 @@ func (p *resultsPane) apply(m resultsRenderedMsg) {
 	}
 }
 
-// resultsAction is what a key in the results pane asks the root to do.
-type resultsAction int
-
-const (
-	resultsNone resultsAction = iota
-	resultsRerender
-	resultsSave
-	resultsEdit
-)
-
-func (p *resultsPane) Update(msg tea.KeyPressMsg) resultsAction {
+// Update scrolls the results and switches between runs and forms.
+func (p *resultsPane) Update(m tea.Msg) tea.Cmd {
+	msg, ok := m.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
 	k := p.keys
 	switch {
 	case key.Matches(msg, k.Up):
@@ -159,30 +154,31 @@ func (p *resultsPane) Update(msg tea.KeyPressMsg) resultsAction {
 		p.vp.GotoBottom()
 	case key.Matches(msg, k.TermForm):
 		p.term = !p.term
-		return resultsRerender
+		return ask(rerenderMsg{})
 	case key.Matches(msg, k.PrevRun):
 		if p.cur > 0 {
 			p.cur--
-			return resultsRerender
+			return ask(rerenderMsg{})
 		}
 	case key.Matches(msg, k.NextRun):
 		if p.cur < len(p.runs)-1 {
 			p.cur++
-			return resultsRerender
+			return ask(rerenderMsg{})
 		}
 	case key.Matches(msg, k.SaveResult):
 		if r := p.current(); r != nil && r.done {
-			return resultsSave
+			return ask(saveResultMsg{})
 		}
 	case key.Matches(msg, k.ResultsEdit):
-		return resultsEdit
+		return ask(focusMsg{focusComposer})
 	}
-	return resultsNone
+	return nil
 }
 
-func (p *resultsPane) wheel(n int) { p.vp.Scroll(n) }
+func (p *resultsPane) click(_, _ int) tea.Cmd { return nil }
+func (p *resultsPane) wheel(n int) tea.Cmd   { p.vp.Scroll(n); return nil }
 
-func (p *resultsPane) help() []key.Binding {
+func (p *resultsPane) Help() []key.Binding {
 	k := p.keys
 	return []key.Binding{k.TermForm, k.SaveResult, k.PrevRun, k.NextRun, k.ResultsEdit, k.Down}
 }

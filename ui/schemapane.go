@@ -58,7 +58,7 @@ func (p *schemaPane) SetSize(w, h int) {
 	p.right.SetSize(iw-1-cw, ih-2)
 }
 
-func (p *schemaPane) Focus() { p.focused = true }
+func (p *schemaPane) Focus() tea.Cmd { p.focused = true; return nil }
 func (p *schemaPane) Blur()  { p.focused = false }
 
 func (p *schemaPane) form() string {
@@ -125,7 +125,11 @@ func (p *schemaPane) show(m schemaMsg) {
 }
 
 // Update scrolls both documents together.
-func (p *schemaPane) Update(msg tea.KeyPressMsg) {
+func (p *schemaPane) Update(m tea.Msg) tea.Cmd {
+	msg, ok := m.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
 	k := p.keys
 	switch {
 	case key.Matches(msg, k.Up):
@@ -143,6 +147,7 @@ func (p *schemaPane) Update(msg tea.KeyPressMsg) {
 		p.left.GotoBottom()
 		p.right.GotoBottom()
 	}
+	return nil
 }
 
 // toggles shared by the tools page: they work with either pane focused.
@@ -159,7 +164,10 @@ func (p *schemaPane) scroll(n int) {
 	p.right.Scroll(n)
 }
 
-func (p *schemaPane) help() []key.Binding {
+func (p *schemaPane) click(_, _ int) tea.Cmd { return nil }
+func (p *schemaPane) wheel(n int) tea.Cmd   { p.scroll(n); return nil }
+
+func (p *schemaPane) Help() []key.Binding {
 	return []key.Binding{p.keys.Form, p.keys.Invisible, p.keys.Encoding, p.keys.Up, p.keys.Down}
 }
 

@@ -99,15 +99,15 @@ func (p *toolsPane) listHeight(ih int) int {
 	return max(n, 1)
 }
 
-func (p *toolsPane) Focus() { p.focused = true }
+func (p *toolsPane) Focus() tea.Cmd { p.focused = true; return nil }
 func (p *toolsPane) Blur() {
 	p.focused = false
 	p.filtering = false
 	p.filter.Blur()
 }
 
-// textInputFocused reports that the filter input takes every key.
-func (p *toolsPane) textInputFocused() bool { return p.focused && p.filtering }
+// capturesKeys reports that the filter input takes every key.
+func (p *toolsPane) capturesKeys() bool { return p.focused && p.filtering }
 
 // setTools replaces the list, keeping the selection by name.
 func (p *toolsPane) setTools(set *toolset.Set, codes map[string]string, cls Classifier, sanitize func(string) string) {
@@ -224,17 +224,18 @@ func (p *toolsPane) selectName(name string) {
 	}
 }
 
-// toolsAction is what a key in the list asks the root to do.
-type toolsAction int
-
-const (
-	toolsNone toolsAction = iota
-	toolsMoved
-	toolsCompose
-)
-
 // Update handles a key while the list (or its filter) has focus.
-func (p *toolsPane) Update(msg tea.KeyPressMsg) (toolsAction, tea.Cmd) {
+func (p *toolsPane) Update(m tea.Msg) tea.Cmd {
+	msg, ok := m.(tea.KeyPressMsg)
+	if !ok {
+		if p.filtering { // a paste into the filter
+			var cmd tea.Cmd
+			p.filter, cmd = p.filter.Update(m)
+			p.refresh()
+			return cmd
+		}
+		return nil
+	}
 	k := p.keys
 	before := p.selectedName()
 	if p.filtering {
@@ -243,7 +244,7 @@ func (p *toolsPane) Update(msg tea.KeyPressMsg) (toolsAction, tea.Cmd) {
 			p.filtering = false
 			p.filter.Blur()
 			p.SetSize(p.w, p.h)
-			return p.moved(before), nil
+			return p.moved(before)
 		case key.Matches(msg, k.FilterClear):
 			p.filtering = false
 			p.filter.Blur()
@@ -251,13 +252,13 @@ func (p *toolsPane) Update(msg tea.KeyPressMsg) (toolsAction, tea.Cmd) {
 			p.refresh()
 			p.selectName(before)
 			p.SetSize(p.w, p.h)
-			return p.moved(before), nil
+			return p.moved(before)
 		case msg.Code == tea.KeyUp && msg.Mod == 0:
 			p.nav.Move(-1)
-			return p.moved(before), nil
+			return p.moved(before)
 		case msg.Code == tea.KeyDown && msg.Mod == 0:
 			p.nav.Move(1)
-			return p.moved(before), nil
+			return p.moved(before)
 		}
 		var cmd tea.Cmd
 		old := p.filter.Value()
@@ -266,7 +267,7 @@ func (p *toolsPane) Update(msg tea.KeyPressMsg) (toolsAction, tea.Cmd) {
 			p.refresh()
 			p.nav.Top()
 		}
-		return p.moved(before), cmd
+		return tea.Batch(cmd, p.moved(before))
 	}
 	switch {
 	case key.Matches(msg, k.Up):
@@ -284,44 +285,45 @@ func (p *toolsPane) Update(msg tea.KeyPressMsg) (toolsAction, tea.Cmd) {
 	case key.Matches(msg, k.Filter):
 		p.filtering = true
 		p.SetSize(p.w, p.h)
-		return toolsNone, p.filter.Focus()
+		return p.filter.Focus()
 	case key.Matches(msg, k.Sort):
 		p.sort = (p.sort + 1) % 4
 		p.refresh()
 		p.selectName(before)
 	case key.Matches(msg, k.Compose):
 		if p.selected() != nil {
-			return toolsCompose, nil
+			return ask(composeMsg{})
 		}
 	}
-	return p.moved(before), nil
+	return p.moved(before)
 }
 
-func (p *toolsPane) moved(before string) toolsAction {
+// moved asks for the selection to be shown when it changed.
+func (p *toolsPane) moved(before string) tea.Cmd {
 	if p.selectedName() != before {
-		return toolsMoved
+		return ask(selectionMsg{})
 	}
-	return toolsNone
+	return nil
 }
 
 // click selects the row under the mouse (y relative to the pane's top).
-func (p *toolsPane) click(y int) bool {
+func (p *toolsPane) click(_, y int) tea.Cmd {
 	before := p.selectedName()
 	row := y - 2 // border and headings
 	if p.filtering || p.filter.Value() != "" {
 		row--
 	}
 	p.nav.Click(row)
-	return p.selectedName() != before
+	return p.moved(before)
 }
 
-func (p *toolsPane) wheel(delta int) bool {
+func (p *toolsPane) wheel(delta int) tea.Cmd {
 	before := p.selectedName()
 	p.nav.Scroll(delta)
-	return p.selectedName() != before
+	return p.moved(before)
 }
 
-func (p *toolsPane) help() []key.Binding {
+func (p *toolsPane) Help() []key.Binding {
 	if p.filtering {
 		return []key.Binding{p.keys.FilterAccept, p.keys.FilterClear}
 	}

@@ -41,10 +41,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			_, cmd := m.modal.Update(msg, &m.keys)
 			return cmd
 		}
-		if m.focus == focusComposer {
-			return m.composerInput(msg)
-		}
-		return nil
+		return m.panes[m.focus].Update(msg)
 
 	case tea.MouseMsg:
 		return m.handleMouse(msg)
@@ -201,8 +198,56 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 
 	case modalClosedMsg:
 		return nil
+
+	// Requests of the panes.
+	case selectionMsg:
+		return m.schemaCmd()
+	case composeMsg:
+		return m.composeSelected()
+	case composerEditedMsg:
+		return tea.Batch(m.checkCmd(), m.autosaveCmd())
+	case runMsg:
+		return m.requestRun()
+	case focusMsg:
+		return m.setFocus(msg.to)
+	case saveComposerMsg:
+		m.modal = m.saveComposerDialog()
+		return nil
+	case openComposerMsg:
+		m.modal = newForm(*m.styles, "Open a file into the composer", "", []string{"file"}, []string{m.composer.path},
+			func(v []string) tea.Msg { return openAsMsg{path: v[0]} })
+		return nil
+	case switchSyntaxMsg:
+		return m.switchSyntax()
+	case rerenderMsg:
+		return m.renderResultsCmd()
+	case saveResultMsg:
+		r := m.results.current()
+		if r == nil || !r.done {
+			return nil
+		}
+		data := resultDocument(r)
+		m.modal = newForm(*m.styles, "Save the result", "Written as JSON lines, each result as the server sent it.",
+			[]string{"file"}, []string{fmt.Sprintf("result-%d.jsonl", r.id)},
+			func(v []string) tea.Msg { return saveAsMsg{path: v[0], data: data, what: "result"} })
+		return nil
+	case readTemplateMsg:
+		return m.readTemplate(msg.tpl)
+	case getPromptMsg:
+		return m.askPromptArgs(msg.prompt)
 	}
 	return nil
+}
+
+// saveComposerDialog asks where to save the composer's text.
+func (m *Model) saveComposerDialog() *modal {
+	name := m.composer.path
+	if name == "" {
+		name = "call.mcpt"
+	}
+	data := m.composer.Value() + "\n"
+	return newForm(*m.styles, "Save the composer to a file", "Batches saved here run with: mcpterm call -f FILE",
+		[]string{"file"}, []string{name}, func(v []string) tea.Msg { return saveAsMsg{path: v[0], data: data, what: "draft"} })
 }
 
 // Follow-up messages of modals.
@@ -243,12 +288,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	// 3. a focused text input takes every key.
 	if m.textInputFocused() {
-		switch m.focus {
-		case focusComposer:
-			return m.composerInput(msg)
-		case focusTools:
-			return m.toolsKey(msg)
-		}
+		return m.panes[m.focus].Update(msg)
 	}
 	// 4. global keys.
 	switch {
@@ -282,30 +322,7 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.schemaCmd()
 	}
 	// 5. the focused pane.
-	switch m.focus {
-	case focusTools:
-		return m.toolsKey(msg)
-	case focusSchema:
-		m.schema.Update(msg)
-	case focusResults:
-		return m.resultsKey(msg)
-	case focusExplore:
-		return m.exploreKey(msg)
-	case focusComposer:
-		return m.composerInput(msg)
-	}
-	return nil
-}
-
-func (m *Model) toolsKey(msg tea.KeyPressMsg) tea.Cmd {
-	act, cmd := m.tools.Update(msg)
-	switch act {
-	case toolsMoved:
-		return tea.Batch(cmd, m.schemaCmd())
-	case toolsCompose:
-		return tea.Batch(cmd, m.composeSelected())
-	}
-	return cmd
+	return m.panes[m.focus].Update(msg)
 }
 
 // composeSelected opens the composer on a template for the selected tool.
@@ -328,42 +345,6 @@ func (m *Model) composeSelected() tea.Cmd {
 	m.composer.dirty = false
 	m.composer.histIdx = len(m.composer.history)
 	return tea.Batch(append(cmds, m.checkCmd(), m.autosaveCmd())...)
-}
-
-func (m *Model) composerInput(msg tea.Msg) tea.Cmd {
-	complete := func(before string) ([]string, string) {
-		if m.comp == nil {
-			return nil, ""
-		}
-		return m.comp.complete(before)
-	}
-	act, cmd := m.composer.Update(msg, complete)
-	switch act {
-	case composerEdited:
-		return tea.Batch(cmd, m.checkCmd(), m.autosaveCmd())
-	case composerRun:
-		return tea.Batch(cmd, m.requestRun())
-	case composerLeave:
-		return m.setFocus(focusResults)
-	case composerSave:
-		name := m.composer.path
-		if name == "" {
-			name = "call.mcpt"
-		}
-		data := m.composer.Value() + "\n"
-		m.modal = newForm(*m.styles, "Save the composer to a file", "Batches saved here run with: mcpterm call -f FILE",
-			[]string{"file"}, []string{name}, func(v []string) tea.Msg { return saveAsMsg{path: v[0], data: data, what: "draft"} })
-		return nil
-	case composerOpen:
-		m.modal = newForm(*m.styles, "Open a file into the composer", "", []string{"file"}, []string{m.composer.path},
-			func(v []string) tea.Msg { return openAsMsg{path: v[0]} })
-		return nil
-	case composerTemplate:
-		return m.composeSelected()
-	case composerSyntax:
-		return m.switchSyntax()
-	}
-	return cmd
 }
 
 // switchSyntax re-prints the composer's calls in the next syntax.
@@ -405,69 +386,48 @@ func syntaxLabel(s string) string {
 	return "JSON"
 }
 
-func (m *Model) resultsKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch m.results.Update(msg) {
-	case resultsRerender:
-		return m.renderResultsCmd()
-	case resultsSave:
-		r := m.results.current()
-		data := resultDocument(r)
-		m.modal = newForm(*m.styles, "Save the result", "Written as JSON lines, each result as the server sent it.",
-			[]string{"file"}, []string{fmt.Sprintf("result-%d.jsonl", r.id)},
-			func(v []string) tea.Msg { return saveAsMsg{path: v[0], data: data, what: "result"} })
-	case resultsEdit:
-		return m.setFocus(focusComposer)
+// readTemplate reads a resource template, asking for its variables first.
+func (m *Model) readTemplate(tpl string) tea.Cmd {
+	vars := templateVars(tpl)
+	if len(vars) == 0 {
+		return m.readResourceCmd(tpl)
 	}
+	m.modal = newForm(*m.styles, "Read "+oneLine(m.opts.Sanitize(tpl)), "", vars, nil, func(v []string) tea.Msg {
+		vals := map[string]string{}
+		for i, n := range vars {
+			vals[n] = v[i]
+		}
+		return readURIMsg{uri: expandTemplate(tpl, vals)}
+	})
 	return nil
 }
 
-func (m *Model) exploreKey(msg tea.KeyPressMsg) tea.Cmd {
-	act := m.explore.Update(msg)
-	switch act.kind {
-	case exploreRead:
-		if m.backend != nil {
-			return m.readResourceCmd(act.uri)
-		}
-	case exploreReadTemplate:
-		tpl := act.template.URITemplate
-		vars := templateVars(tpl)
-		if len(vars) == 0 {
-			return m.readResourceCmd(tpl)
-		}
-		m.modal = newForm(*m.styles, "Read "+oneLine(m.opts.Sanitize(tpl)), "", vars, nil, func(v []string) tea.Msg {
-			vals := map[string]string{}
-			for i, n := range vars {
-				vals[n] = v[i]
-			}
-			return readURIMsg{uri: expandTemplate(tpl, vals)}
-		})
-	case exploreGetPrompt:
-		pr := act.prompt
-		if len(pr.Arguments) == 0 {
-			return m.getPromptCmd(pr.Name, nil)
-		}
-		var labels []string
-		for _, a := range pr.Arguments {
-			l := oneLine(m.opts.Sanitize(a.Name))
-			if a.Required {
-				l += " (required)"
-			}
-			if a.Description != "" {
-				l += " — " + oneLine(m.opts.Sanitize(a.Description))
-			}
-			labels = append(labels, l)
-		}
-		name, args := pr.Name, pr.Arguments
-		m.modal = newForm(*m.styles, "Arguments for prompt "+oneLine(m.opts.Sanitize(name)), "", labels, nil, func(v []string) tea.Msg {
-			out := map[string]string{}
-			for i, a := range args {
-				if v[i] != "" || a.Required {
-					out[a.Name] = v[i]
-				}
-			}
-			return promptArgsMsg{name: name, args: out}
-		})
+// askPromptArgs gets a prompt, asking for its arguments first.
+func (m *Model) askPromptArgs(pr Prompt) tea.Cmd {
+	if len(pr.Arguments) == 0 {
+		return m.getPromptCmd(pr.Name, nil)
 	}
+	var labels []string
+	for _, a := range pr.Arguments {
+		l := oneLine(m.opts.Sanitize(a.Name))
+		if a.Required {
+			l += " (required)"
+		}
+		if a.Description != "" {
+			l += " — " + oneLine(m.opts.Sanitize(a.Description))
+		}
+		labels = append(labels, l)
+	}
+	name, args := pr.Name, pr.Arguments
+	m.modal = newForm(*m.styles, "Arguments for prompt "+oneLine(m.opts.Sanitize(name)), "", labels, nil, func(v []string) tea.Msg {
+		out := map[string]string{}
+		for i, a := range args {
+			if v[i] != "" || a.Required {
+				out[a.Name] = v[i]
+			}
+		}
+		return promptArgsMsg{name: name, args: out}
+	})
 	return nil
 }
 

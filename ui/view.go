@@ -175,8 +175,7 @@ func (m *Model) bodyView() string {
 		}
 		return m.tools.View() + "\n" + m.schema.View()
 	case pageCompose:
-		run := m.running()
-		right := m.composer.View(run) + "\n" + m.results.View()
+		right := m.composer.View() + "\n" + m.results.View()
 		if l.wide {
 			return widget.JoinColumns(m.tools.View(), right)
 		}
