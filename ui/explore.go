@@ -106,7 +106,7 @@ func (p *explorePane) SetSize(w, h int) {
 }
 
 func (p *explorePane) Focus() tea.Cmd { p.focused = true; return nil }
-func (p *explorePane) Blur()  { p.focused = false }
+func (p *explorePane) Blur()          { p.focused = false }
 
 func (p *explorePane) setLists(m exploreMsg) {
 	p.resources, p.templates, p.prompts, p.errs = m.resources, m.templates, m.prompts, m.errs

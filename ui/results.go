@@ -78,7 +78,7 @@ func (p *resultsPane) SetSize(w, h int) {
 }
 
 func (p *resultsPane) Focus() tea.Cmd { p.focused = true; return nil }
-func (p *resultsPane) Blur()  { p.focused = false }
+func (p *resultsPane) Blur()          { p.focused = false }
 
 func (p *resultsPane) current() *run {
 	if p.cur < 0 || p.cur >= len(p.runs) {
@@ -176,7 +176,7 @@ func (p *resultsPane) Update(m tea.Msg) tea.Cmd {
 }
 
 func (p *resultsPane) click(_, _ int) tea.Cmd { return nil }
-func (p *resultsPane) wheel(n int) tea.Cmd   { p.vp.Scroll(n); return nil }
+func (p *resultsPane) wheel(n int) tea.Cmd    { p.vp.Scroll(n); return nil }
 
 func (p *resultsPane) Help() []key.Binding {
 	k := p.keys

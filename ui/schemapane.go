@@ -59,7 +59,7 @@ func (p *schemaPane) SetSize(w, h int) {
 }
 
 func (p *schemaPane) Focus() tea.Cmd { p.focused = true; return nil }
-func (p *schemaPane) Blur()  { p.focused = false }
+func (p *schemaPane) Blur()          { p.focused = false }
 
 func (p *schemaPane) form() string {
 	if len(p.forms) == 0 {
@@ -165,7 +165,7 @@ func (p *schemaPane) scroll(n int) {
 }
 
 func (p *schemaPane) click(_, _ int) tea.Cmd { return nil }
-func (p *schemaPane) wheel(n int) tea.Cmd   { p.scroll(n); return nil }
+func (p *schemaPane) wheel(n int) tea.Cmd    { p.scroll(n); return nil }
 
 func (p *schemaPane) Help() []key.Binding {
 	return []key.Binding{p.keys.Form, p.keys.Invisible, p.keys.Encoding, p.keys.Up, p.keys.Down}
