@@ -178,6 +178,9 @@ func aqlRequest(a *aql.Adapter, it *Item) (*ojson.Value, error) {
 		return nil, errors.New("answered locally, it has no request to print")
 	}
 	v, err := a.ToAQL(aql.ToolCall{Name: it.Tool, Arguments: it.Arguments})
+	if err == nil {
+		err = undeclared(a, it)
+	}
 	if err != nil {
 		if it.req != nil {
 			return asRead(), nil
@@ -192,6 +195,27 @@ func aqlRequest(a *aql.Adapter, it *Item) (*ojson.Value, error) {
 		v.Get("params").Set("fields", fields)
 	}
 	return v, nil
+}
+
+// undeclared refuses what aql.ToAQL would pass through but Prepare then
+// refuses: an argument the tool's schema does not declare, for an operation
+// whose schema does not say it takes undeclared ones. JSON Schema lets such
+// arguments through; AQL reads them as typos.
+func undeclared(a *aql.Adapter, it *Item) error {
+	op := a.ForTool(it.Tool)
+	if op == nil || op.Open || it.Arguments == nil {
+		return nil
+	}
+	for _, m := range it.Arguments.Members {
+		known := false
+		for _, p := range op.Params {
+			known = known || p.Real == m.Key || p.Name == m.Key
+		}
+		if !known {
+			return fmt.Errorf("aql: argument %q of %q has no AQL spelling: the tool does not declare it, and AQL refuses undeclared parameters", m.Key, it.Tool)
+		}
+	}
+	return nil
 }
 
 // Notes are what a reader of the plan printed in syntax s (or of its
