@@ -4,22 +4,19 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpterm/mcpterm/convert"
 	"github.com/mcpterm/mcpterm/convert/aql"
-	"github.com/mcpterm/mcpterm/convert/toolset"
 )
 
-// aqlForms are the registry's MCP-AQL forms and the adapter mode behind
-// each. Their upfront document names the operations but leaves out every
-// parameter, which a model fetches later through introspect; counting only
-// the upfront text would make AQL look far cheaper than it is. So for these
-// forms a tool's cell is the introspect exchange for that tool's operation,
-// and every server gets the true cost (AQLCost).
-var aqlForms = map[string]aql.Mode{"aql_single": aql.Single, "aql_semantic": aql.Semantic}
-
-// IsAQLForm reports whether a report column is an AQL form, whose tool
-// cells are introspect exchanges rather than one-tool renderings.
+// IsAQLForm reports whether a report column is an MCP-AQL form
+// (convert.AQLMode). Their upfront document names the operations but
+// leaves out every parameter, which a model fetches later through
+// introspect; counting only the upfront text would make AQL look far
+// cheaper than it is. So a tool's cell in these columns is the introspect
+// exchange for the tool's operation, and every server gets the true cost
+// (AQLCost).
 func IsAQLForm(form string) bool {
-	_, ok := aqlForms[form]
+	_, ok := convert.AQLMode(form)
 	return ok
 }
 
@@ -56,46 +53,61 @@ func (a AQLCost) add(b AQLCost) AQLCost {
 	return out
 }
 
-// introspectCosts counts the exchanges behind an AQL form: the server-wide
-// figures (without Upfront, which is the form's total) and each tool's
-// operation details by tool name.
-func introspectCosts(c *Counter, set *toolset.Set, mode aql.Mode, ov aql.Overrides) (cost AQLCost, perTool map[string]int, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("introspect answers panicked: %v", p)
-		}
-	}()
-	exchanges, err := aql.IntrospectCostsFor(set, ov, mode)
+// aqlCost works out form's true cost for one server from the Renderer's
+// introspect exchanges: the operations and types lists counted here, the
+// operations' details as the sum of the tool cells already in sr (each is
+// the tool's operation exchange), so the details figure and the cells can
+// never disagree. Upfront is the form's total.
+func aqlCost(c *Counter, rd *convert.Renderer, sr *ServerReport, form string, mode aql.Mode) {
+	xs, err := rd.Introspect(mode)
 	if err != nil {
-		return cost, nil, err
+		sr.AQLErrors[form] = err.Error()
+		return
 	}
-	perTool = map[string]int{}
-	for _, x := range exchanges {
-		req, err := c.Count(x.Request)
-		if err != nil {
-			return cost, nil, err
+	up, ok := sr.Totals[form]
+	if !ok {
+		sr.AQLErrors[form] = "the upfront document failed to render"
+		return
+	}
+	cost := AQLCost{Upfront: up}
+	for _, x := range xs {
+		if x.Operation != "" {
+			continue
 		}
-		ans, err := c.Count(x.Answer)
+		n, err := countPair(c, x.Request, x.Answer)
 		if err != nil {
-			return cost, nil, err
+			sr.AQLErrors[form] = err.Error()
+			return
 		}
-		n := req + ans
-		switch {
-		case x.Operation == "" && strings.Contains(x.Request, `"types"`):
+		if strings.Contains(x.Request, `"types"`) {
 			cost.TypesList = n
-		case x.Operation == "":
+		} else {
 			cost.OperationsList = n
-		default:
-			perTool[x.Tool] = n
-			if cost.Operations == 0 || n < cost.DetailsMin {
-				cost.DetailsMin = n
-			}
-			cost.DetailsMax = max(cost.DetailsMax, n)
-			cost.Details += n
-			cost.Operations++
 		}
 	}
-	return cost, perTool, nil
+	for _, tc := range sr.Tools {
+		n, ok := tc.Counts[form]
+		if !ok {
+			sr.AQLErrors[form] = fmt.Sprintf("tool %q: %s", tc.Name, tc.Errors[form])
+			return
+		}
+		if cost.Operations == 0 || n < cost.DetailsMin {
+			cost.DetailsMin = n
+		}
+		cost.DetailsMax = max(cost.DetailsMax, n)
+		cost.Details += n
+		cost.Operations++
+	}
+	sr.AQL[form] = cost
+}
+
+func countPair(c *Counter, a, b string) (int, error) {
+	n, err := c.Count(a)
+	if err != nil {
+		return 0, err
+	}
+	m, err := c.Count(b)
+	return n + m, err
 }
 
 // AQLGrandTotal adds up the servers' AQL costs per form. A form missing for

@@ -43,6 +43,8 @@ type ServerReport struct {
 	// why one could not be worked out.
 	AQL       map[string]AQLCost
 	AQLErrors map[string]string
+
+	index map[string]int // tool name -> first row of that name; see Tool
 }
 
 // ToolCounts is one tool: each form rendered for a set holding only it,
@@ -65,102 +67,146 @@ func Build(c *Counter, sets []*toolset.Set, forms []convert.Form) (*Report, erro
 }
 
 // BuildWith is Build with AQL overrides (--aql-map) for the introspect
-// answers; pass convert.FormsFor(ov) as forms so the upfront figures use
-// the same classification.
+// answers; pass convert.FormsFor(ov) as forms (or nil, which means that) so
+// the upfront figures use the same classification. Each set gets one
+// convert.Renderer; see BuildFrom.
 func BuildWith(c *Counter, sets []*toolset.Set, forms []convert.Form, ov aql.Overrides) (*Report, error) {
-	if forms == nil {
-		forms = convert.Forms()
+	rs := make([]*convert.Renderer, len(sets))
+	for i, set := range sets {
+		rs[i] = convert.NewRendererWith(set, ov, forms)
 	}
+	return BuildFrom(c, rs)
+}
+
+// BuildFrom counts every form of every renderer's set, one server each. A
+// server's totals are the counts of Renderer.Document, a tool's cells the
+// summed counts of Renderer.ToolTexts, so whoever shows a tool's texts
+// from the same Renderer shows exactly what was counted. The columns are
+// the first renderer's forms; a later renderer lacking one has an error in
+// that column.
+func BuildFrom(c *Counter, rs []*convert.Renderer) (*Report, error) {
 	if _, err := c.Count(""); err != nil {
 		return nil, err
 	}
 	r := &Report{Encoding: c.Encoding()}
-	for _, f := range forms {
-		r.Forms = append(r.Forms, f.Name)
+	if len(rs) > 0 {
+		for _, f := range rs[0].Forms() {
+			r.Forms = append(r.Forms, f.Name)
+		}
 	}
-	for _, set := range sets {
-		sr := &ServerReport{
-			Server: set.Server, Source: set.Source,
-			Totals: map[string]int{}, Errors: map[string]string{},
-			AQL: map[string]AQLCost{}, AQLErrors: map[string]string{},
-		}
-		for _, f := range forms {
-			n, err := countRendered(c, f, func() (string, error) { return f.Render(set) })
-			if err != nil {
-				sr.Errors[f.Name] = err.Error()
-				continue
-			}
-			sr.Totals[f.Name] = n
-		}
-		perTool := map[string]map[string]int{} // AQL form -> tool -> details exchange
-		for _, f := range forms {
-			mode, ok := aqlForms[f.Name]
-			if !ok {
-				continue
-			}
-			cost, tools, err := introspectCosts(c, set, mode, ov)
-			if err != nil {
-				sr.AQLErrors[f.Name] = err.Error()
-				continue
-			}
-			perTool[f.Name] = tools
-			if up, ok := sr.Totals[f.Name]; ok {
-				cost.Upfront = up
-				sr.AQL[f.Name] = cost
-			} else {
-				sr.AQLErrors[f.Name] = "the upfront document failed to render"
-			}
-		}
-		renderTool := convert.ToolRenderer(set)
-		for _, t := range set.Tools {
-			tc := ToolCounts{Name: t.Name, Counts: map[string]int{}, Errors: map[string]string{}}
-			for _, f := range forms {
-				if IsAQLForm(f.Name) {
-					if msg, failed := sr.AQLErrors[f.Name]; failed && perTool[f.Name] == nil {
-						tc.Errors[f.Name] = msg
-					} else if n, ok := perTool[f.Name][t.Name]; ok {
-						tc.Counts[f.Name] = n
-					} else {
-						tc.Errors[f.Name] = "no AQL operation for this tool"
-					}
-					continue
-				}
-				n, err := countRendered(c, f, func() (string, error) { return renderTool(f, t) })
-				if err != nil {
-					tc.Errors[f.Name] = err.Error()
-					continue
-				}
-				tc.Counts[f.Name] = n
-			}
-			sr.Tools = append(sr.Tools, tc)
-		}
-		lo, err := leftOut(c, set)
+	for _, rd := range rs {
+		sr, err := serverReport(c, rd, r.Forms)
 		if err != nil {
 			return nil, err
 		}
-		sr.LeftOut = lo
 		r.Servers = append(r.Servers, sr)
 	}
 	return r, nil
 }
 
-// countRendered counts what render returns for form f, turning a panic in
-// a renderer into an error: the report shows every other form even when one
-// renderer is broken.
-func countRendered(c *Counter, f convert.Form, render func() (string, error)) (n int, err error) {
+func serverReport(c *Counter, rd *convert.Renderer, forms []string) (*ServerReport, error) {
+	set := rd.Set()
+	sr := &ServerReport{
+		Server: set.Server, Source: set.Source,
+		Totals: map[string]int{}, Errors: map[string]string{},
+		AQL: map[string]AQLCost{}, AQLErrors: map[string]string{},
+	}
+	for _, f := range forms {
+		n, err := countText(c, func() (string, error) { return rd.Document(f) })
+		if err != nil {
+			sr.Errors[f] = err.Error()
+			continue
+		}
+		sr.Totals[f] = n
+	}
+	sr.Tools = make([]ToolCounts, 0, len(set.Tools))
+	for _, t := range set.Tools {
+		tc := ToolCounts{Name: t.Name, Counts: make(map[string]int, len(forms)), Errors: map[string]string{}}
+		for _, f := range forms {
+			n, err := countTexts(c, rd, f, t.Name)
+			if err != nil {
+				tc.Errors[f] = err.Error()
+				continue
+			}
+			tc.Counts[f] = n
+		}
+		sr.Tools = append(sr.Tools, tc)
+	}
+	sr.reindex()
+	for _, f := range forms {
+		if mode, ok := convert.AQLMode(f); ok {
+			aqlCost(c, rd, sr, f, mode)
+		}
+	}
+	lo, err := leftOut(c, set)
+	if err != nil {
+		return nil, err
+	}
+	sr.LeftOut = lo
+	return sr, nil
+}
+
+// countTexts is a tool's figure in a form: the sum of the counts of the
+// Renderer's per-tool texts, the one definition every view shares.
+func countTexts(c *Counter, rd *convert.Renderer, form, tool string) (int, error) {
+	texts, err := rd.ToolTexts(form, tool)
+	if err != nil {
+		return 0, err
+	}
+	sum := 0
+	for _, x := range texts {
+		n, err := c.Count(x.Text)
+		if err != nil {
+			return 0, err
+		}
+		sum += n
+	}
+	return sum, nil
+}
+
+// countText counts what render returns, turning a panic into an error (the
+// Renderer contains its renderers' panics; this keeps the report whole
+// should anything else give way).
+func countText(c *Counter, render func() (string, error)) (n int, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("renderer panicked: %v", p)
 		}
 	}()
-	if f.Render == nil {
-		return 0, fmt.Errorf("form has no renderer")
-	}
 	text, err := render()
 	if err != nil {
 		return 0, err
 	}
 	return c.Count(text)
+}
+
+// Tool is the named tool's row, found through an index built with the
+// report (and kept by Sort), so a view can look up every tool of a large
+// server without a scan per lookup. In a list that repeats a name the
+// first row answers.
+func (s *ServerReport) Tool(name string) (ToolCounts, bool) {
+	if i, ok := s.index[name]; ok && i < len(s.Tools) && s.Tools[i].Name == name {
+		return s.Tools[i], true
+	}
+	if s.index != nil && len(s.index) == len(s.Tools) {
+		return ToolCounts{}, false // the index is whole: no such tool
+	}
+	for _, t := range s.Tools { // a hand-built or since-edited report
+		if t.Name == name {
+			return t, true
+		}
+	}
+	return ToolCounts{}, false
+}
+
+// reindex rebuilds the name index after the rows are built or reordered.
+func (s *ServerReport) reindex() {
+	s.index = make(map[string]int, len(s.Tools))
+	for i, t := range s.Tools {
+		if _, dup := s.index[t.Name]; !dup {
+			s.index[t.Name] = i
+		}
+	}
 }
 
 // Saved is how much smaller form is than the json baseline, in percent of
@@ -231,6 +277,9 @@ func (r *Report) Sort(field string) error {
 				return math.MinInt
 			}
 			slices.SortStableFunc(s.Tools, func(a, b ToolCounts) int { return cmp.Compare(key(b), key(a)) })
+		}
+		if s.index != nil {
+			s.reindex()
 		}
 	}
 	return nil
