@@ -26,6 +26,8 @@ type Client interface {
 	Reconnect(ctx context.Context) error
 	Events() []Event
 	Subscribe(ctx context.Context) <-chan Event
+	// Feed merges the retained and live events and protocol messages.
+	Feed(ctx context.Context) <-chan FeedItem
 	Tap() *Tap
 	Stderr() string
 	Close() error
