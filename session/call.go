@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -215,41 +214,15 @@ func (b *BatchResult) Failed() int {
 func (s *Session) Batch(ctx context.Context, reqs []CallRequest, opts BatchOptions) *BatchResult {
 	b := &BatchResult{Results: make([]*CallResult, len(reqs)), Started: time.Now()}
 	defer func() { b.Duration = time.Since(b.Started) }()
-	n := opts.Concurrency
-	if n < 1 {
-		n = 1
+	run := func(i int) bool {
+		r := s.Call(ctx, reqs[i])
+		b.Results[i] = r
+		return !r.OK()
 	}
-	var mu sync.Mutex
-	stopped := false
-	sem := make(chan struct{}, n)
-	var wg sync.WaitGroup
-	for i, req := range reqs {
-		sem <- struct{}{}
-		mu.Lock()
-		skip := stopped
-		mu.Unlock()
-		if skip || ctx.Err() != nil {
-			<-sem
-			why := ErrSkipped
-			if !skip {
-				why = fmt.Errorf("not run: %w", context.Cause(ctx))
-			}
-			b.Results[i] = &CallResult{ID: req.ID, Tool: req.Tool, Arguments: req.Arguments, Started: time.Now(), Err: why}
-			continue
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			r := s.Call(ctx, req)
-			mu.Lock()
-			b.Results[i] = r
-			if opts.StopOnError && !r.OK() {
-				stopped = true
-			}
-			mu.Unlock()
-		}()
+	skip := func(i int, why error) {
+		req := reqs[i]
+		b.Results[i] = &CallResult{ID: req.ID, Tool: req.Tool, Arguments: req.Arguments, Started: time.Now(), Err: why}
 	}
-	wg.Wait()
+	schedule(ctx, len(reqs), opts.Concurrency, opts.StopOnError, nil, run, skip)
 	return b
 }
