@@ -140,7 +140,12 @@ func aqlBody(src string) string {
 // answer.
 func (c *Codec) Read(src string) (*Plan, error) {
 	if body := aqlBody(src); aql.LooksLikeAQL([]byte(body)) {
-		return c.readAQLText(body)
+		p, err := c.readAQLText(body)
+		if err != nil {
+			return nil, err
+		}
+		p.Source = src
+		return p, nil
 	}
 	return c.ReadCalls(src)
 }
@@ -153,7 +158,7 @@ func (c *Codec) ReadCalls(src string) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Syntax: SExpr, Batch: b.IsBatch, Concurrency: b.Concurrency, StopOnError: b.StopOnError}
+	p := &Plan{Syntax: SExpr, Batch: b.IsBatch, Concurrency: b.Concurrency, StopOnError: b.StopOnError, Source: src}
 	if body := aqlBody(src); strings.HasPrefix(body, "{") || strings.HasPrefix(body, "[") {
 		p.Syntax = JSON
 	}
@@ -197,7 +202,7 @@ func (c *Codec) ReadAQL(doc *ojson.Value, via string) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Plan{Syntax: AQL, Batch: in.IsBatch()}
+	p := &Plan{Syntax: AQL, Batch: in.IsBatch(), Source: doc.Compact()}
 	reqs, raws := []*aql.Request{in.Request}, []*ojson.Value{doc}
 	if in.IsBatch() {
 		reqs, raws = in.Batch, doc.Get("operations").Items

@@ -31,6 +31,7 @@ type Plan struct {
 	Concurrency int  // items in flight at once; 0 or 1 = one after another
 	StopOnError bool // skip the items not yet started after a failure
 	Items       []Item
+	Source      string // the text read (ReadAQL: the document, minified), for the history
 }
 
 // Item is one call of a Plan.

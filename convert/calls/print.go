@@ -283,6 +283,26 @@ func (p *Plan) Failed() []int {
 	return out
 }
 
+// LocalErr is the first request answered locally with a failure, as an
+// error naming it ("operations[1] (delete_todo): VALIDATION_UNKNOWN_PARAM:
+// ..."), which unwraps to its *aql.Error; nil when there is none. A
+// composer that will not run a plan with a broken request shows it.
+func (p *Plan) LocalErr() error {
+	failed := p.Failed()
+	if len(failed) == 0 {
+		return nil
+	}
+	return &localError{label: p.Label(failed[0]), err: p.Items[failed[0]].LocalFailure()}
+}
+
+type localError struct {
+	label string
+	err   *aql.Error
+}
+
+func (e *localError) Error() string { return e.label + ": " + safeLine(e.err.Error()) }
+func (e *localError) Unwrap() error { return e.err }
+
 // NeedsServer reports whether any item must be sent to a server.
 func (p *Plan) NeedsServer() bool { return len(p.live()) > 0 }
 

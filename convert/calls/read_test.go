@@ -65,6 +65,9 @@ func TestReadSyntaxes(t *testing.T) {
 			if p.Syntax != tc.syntax || p.Batch != tc.batch || p.Concurrency != tc.conc || p.StopOnError != tc.stop || len(p.Items) != len(tc.items) {
 				t.Fatalf("%+v", p)
 			}
+			if p.Source != tc.src {
+				t.Errorf("Source %q", p.Source)
+			}
 			if got := SyntaxOf(tc.src); got != tc.syntax {
 				t.Errorf("SyntaxOf = %s", got)
 			}
@@ -165,6 +168,11 @@ func TestReadAQL(t *testing.T) {
 	if f := p.Items[1].LocalFailure(); f == nil || f.Code != aql.CodeUnknownParam || f.Details.Get("unknown_params").Items[0].Str != "idd" {
 		t.Errorf("local failure: %+v", f)
 	}
+	var ae *aql.Error
+	if err := p.LocalErr(); err == nil || !errors.As(err, &ae) || ae.Code != aql.CodeUnknownParam ||
+		!strings.HasPrefix(err.Error(), "operations[1] (delete_todo): VALIDATION_UNKNOWN_PARAM: ") {
+		t.Errorf("LocalErr: %v", err)
+	}
 	if p.Items[2].LocalFailure() != nil || !p.Items[2].IsLocal() || p.Items[0].LocalFailure() != nil {
 		t.Error("introspect is a local success; list_todos is sent")
 	}
@@ -176,6 +184,9 @@ func TestReadAQL(t *testing.T) {
 		if got := p.Label(i); got != want {
 			t.Errorf("label %d = %q, want %q", i, got, want)
 		}
+	}
+	if mustRead(t, c, `(lt)`).LocalErr() != nil {
+		t.Error("LocalErr of a call")
 	}
 	if !p.NeedsServer() || mustRead(t, c, `{"operation":"introspect","params":{"query":"types"}}`).NeedsServer() {
 		t.Error("NeedsServer")
@@ -204,7 +215,7 @@ func TestReadAQLSemantic(t *testing.T) {
 		t.Errorf("ReadAQL via read: %v %+v", err, p)
 	}
 	p, err = c.ReadAQL(args(t, create), "mcp_aql_create")
-	if err != nil || p.Items[0].Tool != "create_todo" {
+	if err != nil || p.Items[0].Tool != "create_todo" || p.Source != args(t, create).Compact() {
 		t.Errorf("ReadAQL via create: %v %+v", err, p)
 	}
 	if _, err := c.ReadAQL(args(t, `[1]`), ""); err == nil {
