@@ -28,10 +28,6 @@ type RunnerOptions struct {
 	// Policy decides which calls may run; nil means the default rules
 	// (policy.Rules{}: everything allowed, destructive tools confirmed).
 	Policy *policy.Policy
-	// Category is the AQL CRUDE category of a tool ("DELETE", "read", ...;
-	// "" for none), the codec's Category: a delete needs confirmation
-	// whatever the tool's annotations say. nil classifies nothing.
-	Category func(tool string) string
 	// History, when set, gets one entry per call sent.
 	History *history.Log
 	// Audit, when set, gets one line per call sent and per refusal.
@@ -49,31 +45,30 @@ type RunnerOptions struct {
 // items are scheduled (in order, or several at once, stopping on error if
 // asked), local AQL answers need no server, and every call sent leaves one
 // history entry and one audit line. It is safe for concurrent use; build
-// one per tool list, like the codec.
+// one per tool list, with that list's codec.
 type Runner struct {
 	caller Caller
-	set    *toolset.Set
+	codec  *calls.Codec
 	opts   RunnerOptions
 	pol    *policy.Policy
 }
 
-// NewRunner prepares a runner that sends calls through c and reads the
-// tools' annotations from set (nil: no tool is known, so every one is
-// treated as MCP's default, destructive).
-func NewRunner(c Caller, set *toolset.Set, o RunnerOptions) *Runner {
+// NewRunner prepares a runner that sends calls through c. The codec (the
+// one the plans were read with) gives the tools' annotations and their AQL
+// categories, so a tool the classification or --aql-map calls a delete is
+// destructive for every face; nil knows no tool, and every tool is then
+// destructive, as MCP's defaults say.
+func NewRunner(c Caller, codec *calls.Codec, o RunnerOptions) *Runner {
 	pol := o.Policy
 	if pol == nil {
 		// Rules without patterns cannot fail to compile.
 		pol, _ = policy.New(policy.Rules{})
 	}
-	return &Runner{caller: c, set: set, opts: o, pol: pol}
+	return &Runner{caller: c, codec: codec, opts: o, pol: pol}
 }
 
 // RunOptions are one run's extras.
 type RunOptions struct {
-	// Source is the plan as the user wrote it, for the history: kept on a
-	// single call's entry, and as the batch on every entry of a batch.
-	Source string
 	// Confirmed says the user has already agreed to the calls the policy
 	// wants confirmed (a UI that asked before running).
 	Confirmed bool
@@ -99,7 +94,7 @@ type ItemResult struct {
 	// or never started (skipped, cancelled).
 	Call *CallResult
 	// Outcome is what every face renders with convert/calls. A local item's
-	// Result is the item's Local answer (its AQL response).
+	// is empty: the codec answers it from the item's Local.
 	Outcome calls.Outcome
 }
 
@@ -150,12 +145,12 @@ func (r *Runner) Check(p *calls.Plan) []policy.Decision {
 			continue
 		}
 		var tool *toolset.Tool
-		if r.set != nil {
-			tool = r.set.Find(it.Tool)
-		}
 		var cat policy.Category
-		if r.opts.Category != nil {
-			cat = policy.Category(strings.ToLower(r.opts.Category(it.Tool)))
+		if r.codec != nil {
+			if set := r.codec.Set(); set != nil {
+				tool = set.Find(it.Tool)
+			}
+			cat = policy.Category(strings.ToLower(r.codec.Category(it.Tool)))
 		}
 		out[i] = r.pol.Check(policy.CallOf(it.Tool, tool, cat))
 	}
@@ -169,7 +164,9 @@ func (r *Runner) Check(p *calls.Plan) []policy.Decision {
 // another in order, any other plan with p.Concurrency in flight; with
 // p.StopOnError a failure skips the items not yet started; a cancelled ctx
 // leaves them FailCancelled. Local items are answered without the server,
-// whatever else happens. The result is never nil.
+// whatever else happens. p.Source goes to the history: on a single call's
+// entry, and as the batch on every entry of a batch. The result is never
+// nil.
 func (r *Runner) Run(ctx context.Context, p *calls.Plan, o RunOptions) *RunResult {
 	res := &RunResult{Started: time.Now()}
 	defer func() { res.Duration = time.Since(res.Started) }()
@@ -208,7 +205,7 @@ func (r *Runner) Run(ctx context.Context, p *calls.Plan, o RunOptions) *RunResul
 
 	batch := ""
 	if p.Batch {
-		batch = clipSource(o.Source)
+		batch = clipSource(p.Source)
 	}
 	conc := p.Concurrency
 	if p.Syntax == calls.AQL {
@@ -219,7 +216,7 @@ func (r *Runner) Run(ctx context.Context, p *calls.Plan, o RunOptions) *RunResul
 		if !it.IsLocal() {
 			return false
 		}
-		settle(i, nil, calls.Outcome{Result: it.Local})
+		settle(i, nil, calls.Outcome{})
 		return true
 	}
 	run := func(i int) (failed bool) {
@@ -230,7 +227,7 @@ func (r *Runner) Run(ctx context.Context, p *calls.Plan, o RunOptions) *RunResul
 		}
 		cr := r.call(ctx, req)
 		out := OutcomeOf(cr)
-		r.recordHistory(cr, o.Source, batch)
+		r.recordHistory(cr, p.Source, batch)
 		r.auditRun(cr, out, decs[i])
 		settle(i, cr, out)
 		return !cr.OK() || out.Err != nil

@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/convert/calls"
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/toolset"
@@ -61,8 +62,10 @@ func demoRig(t *testing.T) *rnRig {
 func (rg *rnRig) runner(o RunnerOptions) *Runner {
 	o.History, o.Audit, o.Server = rg.hist, rg.audit, "demo-server"
 	o.RecordError = func(err error) { rg.recErrs = append(rg.recErrs, err) }
-	return NewRunner(rg.s, rg.set, o)
+	return NewRunner(rg.s, rg.codec(calls.Options{}), o)
 }
+
+func (rg *rnRig) codec(o calls.Options) *calls.Codec { return calls.New(rg.set, o) }
 
 // entries is the history, oldest first.
 func (rg *rnRig) entries() []history.Entry {
@@ -130,8 +133,8 @@ func failKind(it ItemResult) calls.FailureKind {
 func TestRunnerSingleCallHistoryAndAudit(t *testing.T) {
 	rg := demoRig(t)
 	src := `(file_read "/docs/README.md" :limit 5)`
-	plan := &calls.Plan{Syntax: calls.SExpr, Items: []calls.Item{rnItem(t, "", "file_read", `{"path":"/docs/README.md","limit":5}`)}}
-	res := rg.runner(RunnerOptions{}).Run(ctxT(t, 20*time.Second), plan, RunOptions{Source: src})
+	plan := &calls.Plan{Syntax: calls.SExpr, Source: src, Items: []calls.Item{rnItem(t, "", "file_read", `{"path":"/docs/README.md","limit":5}`)}}
+	res := rg.runner(RunnerOptions{}).Run(ctxT(t, 20*time.Second), plan, RunOptions{})
 	it := res.Items[0]
 	if res.Refused || it.Outcome.Err != nil || it.Outcome.Result == nil || it.Call == nil || !it.Call.OK() || it.Decision.Verdict != policy.Allow {
 		t.Fatalf("run: %+v", it)
@@ -162,8 +165,9 @@ func TestRunnerBatchHistory(t *testing.T) {
 	rg := demoRig(t)
 	src := `(batch (a (file_read "/docs/README.md")) (b (file_read "/no/such")))`
 	plan := rnBatch(0, false, rnItem(t, "a", "file_read", `{"path":"/docs/README.md"}`), rnItem(t, "b", "file_read", `{"path":"/no/such"}`))
+	plan.Source = src
 	var order []int
-	res := rg.runner(RunnerOptions{}).Run(ctxT(t, 20*time.Second), plan, RunOptions{Source: src,
+	res := rg.runner(RunnerOptions{}).Run(ctxT(t, 20*time.Second), plan, RunOptions{
 		OnItem: func(i int, r ItemResult) { order = append(order, i) }})
 	if len(order) != 2 || order[0] != 0 || order[1] != 1 {
 		t.Errorf("items settled in order %v", order)
@@ -269,26 +273,48 @@ func TestRunnerConfirmation(t *testing.T) {
 	}
 }
 
-// TestRunnerDeleteCategory: the AQL category makes a read-only tool a
-// delete, which needs confirmation, and --read-only refuses it.
+// TestRunnerDeleteCategory: the codec's AQL category (here corrected by
+// an --aql-map entry) makes a read-only tool a delete, which needs
+// confirmation, and --read-only refuses it, whatever the plan's syntax.
 func TestRunnerDeleteCategory(t *testing.T) {
 	rg := demoRig(t)
-	cat := func(tool string) string {
-		if tool == "list_todos" {
-			return "DELETE"
-		}
-		return "READ"
-	}
-	plan := &calls.Plan{Syntax: calls.AQL, Items: []calls.Item{rnItem(t, "", "list_todos", "")}}
+	plan := &calls.Plan{Syntax: calls.SExpr, Items: []calls.Item{rnItem(t, "", "list_todos", "")}}
 	if d := rg.runner(RunnerOptions{}).Check(plan)[0]; d.Verdict != policy.Allow {
-		t.Errorf("without a category: %+v", d)
+		t.Errorf("as classified: %+v", d)
 	}
-	if d := rg.runner(RunnerOptions{Category: cat}).Check(plan)[0]; d.Verdict != policy.Confirm || !d.Destructive {
+	del := rg.codec(calls.Options{Overrides: aql.Overrides{"list_todos": {Category: aql.Delete}}})
+	if d := NewRunner(rg.s, del, RunnerOptions{}).Check(plan)[0]; d.Verdict != policy.Confirm || !d.Destructive {
 		t.Errorf("as a delete: %+v", d)
 	}
 	ro, _ := policy.New(policy.Rules{ReadOnly: true, Yes: true})
-	if d := rg.runner(RunnerOptions{Category: cat, Policy: ro}).Check(plan)[0]; d.Verdict != policy.Deny {
+	if d := NewRunner(rg.s, del, RunnerOptions{Policy: ro}).Check(plan)[0]; d.Verdict != policy.Deny {
 		t.Errorf("as a delete, --read-only: %+v", d)
+	}
+	if d := NewRunner(rg.s, nil, RunnerOptions{}).Check(plan)[0]; d.Verdict != policy.Confirm {
+		t.Errorf("without a codec no tool is known: %+v", d)
+	}
+}
+
+// TestRunnerAQLThroughCodec reads an AQL batch with the codec, runs it and
+// answers it with the codec: the introspect is answered locally, the
+// operation by the server, and the batch answer counts both.
+func TestRunnerAQLThroughCodec(t *testing.T) {
+	rg := demoRig(t)
+	codec := rg.codec(calls.Options{})
+	plan, err := codec.Read(`{"operations": [{"operation": "introspect", "params": {"query": "operations"}}, {"operation": "list_todos"}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Items) != 2 || !plan.Items[0].IsLocal() || plan.Items[1].Tool != "list_todos" {
+		t.Fatalf("plan %+v", plan.Items)
+	}
+	res := NewRunner(rg.s, codec, RunnerOptions{}).Run(ctxT(t, 20*time.Second), plan, RunOptions{})
+	if res.Items[0].Call != nil || res.Items[0].Outcome != (calls.Outcome{}) || !res.Items[1].Call.OK() || rg.sentCalls() != 1 {
+		t.Fatalf("run %+v, %d sent", res.Items, rg.sentCalls())
+	}
+	answer := codec.Answer(plan, res.Outcomes())
+	if got := answer.Get("summary").Compact(); got != `{"total":2,"succeeded":2,"failed":0}` {
+		t.Errorf("summary %s in %s", got, answer.Compact())
 	}
 }
 
@@ -482,7 +508,7 @@ func TestRunnerAQLInOrder(t *testing.T) {
 	if most := h.maxInflight(); most != 1 {
 		t.Errorf("%d AQL calls at once", most)
 	}
-	if got := res.Items[1]; got.Call != nil || got.Outcome.Result != local || got.Decision.Rule != "local" {
+	if got := res.Items[1]; got.Call != nil || got.Outcome != (calls.Outcome{}) || got.Decision.Rule != "local" {
 		t.Errorf("local item: %+v", got)
 	}
 	if len(settled) != 4 || settled[0] != 0 || settled[1] != 1 || settled[2] != 2 || settled[3] != 3 {
@@ -497,7 +523,7 @@ func TestRunnerAQLInOrder(t *testing.T) {
 	plan.StopOnError = true
 	plan.Items[0] = rnItem(t, "0", "no_such_tool", "")
 	res = rg.runner(RunnerOptions{}).Run(guard, plan, RunOptions{Confirmed: true})
-	if failKind(res.Items[0]) != calls.FailRPC || res.Items[1].Outcome.Result != local ||
+	if failKind(res.Items[0]) != calls.FailRPC || res.Items[1].Outcome != (calls.Outcome{}) ||
 		failKind(res.Items[2]) != calls.FailSkipped || failKind(res.Items[3]) != calls.FailSkipped {
 		t.Errorf("stop on error: %s %v %s %s", failKind(res.Items[0]), res.Items[1].Outcome.Result, failKind(res.Items[2]), failKind(res.Items[3]))
 	}
@@ -542,7 +568,7 @@ func TestRunnerOwnCaller(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := NewRunner(c, set, RunnerOptions{Audit: audit})
+	r := NewRunner(c, calls.New(set, calls.Options{}), RunnerOptions{Audit: audit})
 	res := r.Run(ctxT(t, 10*time.Second), rnBatch(3, true, rnItem(t, "1", "t", ""), rnItem(t, "2", "t", "")), RunOptions{})
 	if c.n.Load() < 1 || failKind(res.Items[0]) != calls.FailConnection {
 		t.Errorf("%d calls, %+v", c.n.Load(), res.Items[0].Outcome.Err)
