@@ -7,13 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/convert/calls"
@@ -36,7 +34,7 @@ type rnRig struct {
 	recErrs   []error
 }
 
-func newRig(t *testing.T, src Source) *rnRig {
+func newRnRig(t *testing.T, src Source) *rnRig {
 	t.Helper()
 	s := open(t, src, Options{})
 	set, err := s.Tools(ctxT(t, 20*time.Second))
@@ -55,8 +53,8 @@ func newRig(t *testing.T, src Source) *rnRig {
 	return rg
 }
 
-func demoRig(t *testing.T) *rnRig {
-	return newRig(t, Source{Kind: InProcess, Name: "demo", Server: demo.New(demo.Options{})})
+func rnDemoRig(t *testing.T) *rnRig {
+	return newRnRig(t, Source{Kind: InProcess, Name: "demo", Server: demo.New(demo.Options{})})
 }
 
 func (rg *rnRig) runner(o RunnerOptions) *Runner {
@@ -123,7 +121,7 @@ func rnBatch(conc int, stop bool, items ...calls.Item) *calls.Plan {
 	return &calls.Plan{Syntax: calls.SExpr, Batch: true, Concurrency: conc, StopOnError: stop, Items: items}
 }
 
-func failKind(it ItemResult) calls.FailureKind {
+func rnFailKind(it ItemResult) calls.FailureKind {
 	if it.Outcome.Err == nil {
 		return ""
 	}
@@ -131,7 +129,7 @@ func failKind(it ItemResult) calls.FailureKind {
 }
 
 func TestRunnerSingleCallHistoryAndAudit(t *testing.T) {
-	rg := demoRig(t)
+	rg := rnDemoRig(t)
 	src := `(file_read "/docs/README.md" :limit 5)`
 	plan := &calls.Plan{Syntax: calls.SExpr, Source: src, Items: []calls.Item{rnItem(t, "", "file_read", `{"path":"/docs/README.md","limit":5}`)}}
 	res := rg.runner(RunnerOptions{}).Run(ctxT(t, 20*time.Second), plan, RunOptions{})
@@ -162,7 +160,7 @@ func TestRunnerSingleCallHistoryAndAudit(t *testing.T) {
 }
 
 func TestRunnerBatchHistory(t *testing.T) {
-	rg := demoRig(t)
+	rg := rnDemoRig(t)
 	src := `(batch (a (file_read "/docs/README.md")) (b (file_read "/no/such")))`
 	plan := rnBatch(0, false, rnItem(t, "a", "file_read", `{"path":"/docs/README.md"}`), rnItem(t, "b", "file_read", `{"path":"/no/such"}`))
 	plan.Source = src
@@ -196,7 +194,7 @@ func TestRunnerBatchHistory(t *testing.T) {
 // TestRunnerRefusalRunsNothing: one denied item stops the whole plan
 // before anything is sent; only the refusal is audited.
 func TestRunnerRefusalRunsNothing(t *testing.T) {
-	rg := demoRig(t)
+	rg := rnDemoRig(t)
 	pol, err := policy.New(policy.Rules{Deny: []string{"file_*"}})
 	if err != nil {
 		t.Fatal(err)
@@ -209,8 +207,8 @@ func TestRunnerRefusalRunsNothing(t *testing.T) {
 	if !res.Refused || settled != 3 {
 		t.Fatalf("refused %v, %d settled", res.Refused, settled)
 	}
-	if failKind(res.Items[0]) != calls.FailSkipped || failKind(res.Items[1]) != calls.FailRefused || failKind(res.Items[2]) != calls.FailSkipped {
-		t.Errorf("kinds %s %s %s", failKind(res.Items[0]), failKind(res.Items[1]), failKind(res.Items[2]))
+	if rnFailKind(res.Items[0]) != calls.FailSkipped || rnFailKind(res.Items[1]) != calls.FailRefused || rnFailKind(res.Items[2]) != calls.FailSkipped {
+		t.Errorf("kinds %s %s %s", rnFailKind(res.Items[0]), rnFailKind(res.Items[1]), rnFailKind(res.Items[2]))
 	}
 	if !strings.Contains(res.Items[1].Outcome.Err.Message, `--deny "file_*"`) {
 		t.Errorf("refusal says %q", res.Items[1].Outcome.Err.Message)
@@ -233,7 +231,7 @@ func TestRunnerRefusalRunsNothing(t *testing.T) {
 // TestRunnerConfirmation: a destructive call waits for a confirmation the
 // hook or the caller gives; without one nothing is sent.
 func TestRunnerConfirmation(t *testing.T) {
-	rg := demoRig(t)
+	rg := rnDemoRig(t)
 	r := rg.runner(RunnerOptions{})
 	ctx := ctxT(t, 20*time.Second)
 	plan := rnBatch(1, false, rnItem(t, "1", "list_todos", ""), rnItem(t, "2", "clear_completed", ""))
@@ -243,8 +241,8 @@ func TestRunnerConfirmation(t *testing.T) {
 		t.Fatalf("decisions %+v", decs)
 	}
 	res := r.Run(ctx, plan, RunOptions{})
-	if !res.Refused || failKind(res.Items[0]) != calls.FailSkipped || failKind(res.Items[1]) != calls.FailConfirm || rg.sentCalls() != 0 {
-		t.Fatalf("no hook: refused %v, %s %s, %d sent", res.Refused, failKind(res.Items[0]), failKind(res.Items[1]), rg.sentCalls())
+	if !res.Refused || rnFailKind(res.Items[0]) != calls.FailSkipped || rnFailKind(res.Items[1]) != calls.FailConfirm || rg.sentCalls() != 0 {
+		t.Fatalf("no hook: refused %v, %s %s, %d sent", res.Refused, rnFailKind(res.Items[0]), rnFailKind(res.Items[1]), rg.sentCalls())
 	}
 	var asked [][]policy.Decision
 	res = r.Run(ctx, plan, RunOptions{Confirm: func(_ context.Context, d []policy.Decision) bool { asked = append(asked, d); return false }})
@@ -277,7 +275,7 @@ func TestRunnerConfirmation(t *testing.T) {
 // an --aql-map entry) makes a read-only tool a delete, which needs
 // confirmation, and --read-only refuses it, whatever the plan's syntax.
 func TestRunnerDeleteCategory(t *testing.T) {
-	rg := demoRig(t)
+	rg := rnDemoRig(t)
 	plan := &calls.Plan{Syntax: calls.SExpr, Items: []calls.Item{rnItem(t, "", "list_todos", "")}}
 	if d := rg.runner(RunnerOptions{}).Check(plan)[0]; d.Verdict != policy.Allow {
 		t.Errorf("as classified: %+v", d)
@@ -299,7 +297,7 @@ func TestRunnerDeleteCategory(t *testing.T) {
 // answers it with the codec: the introspect is answered locally, the
 // operation by the server, and the batch answer counts both.
 func TestRunnerAQLThroughCodec(t *testing.T) {
-	rg := demoRig(t)
+	rg := rnDemoRig(t)
 	codec := rg.codec(calls.Options{})
 	plan, err := codec.Read(`{"operations": [{"operation": "introspect", "params": {"query": "operations"}}, {"operation": "list_todos"}]}`)
 	if err != nil {
@@ -318,221 +316,10 @@ func TestRunnerAQLThroughCodec(t *testing.T) {
 	}
 }
 
-func TestRunnerStopOnError(t *testing.T) {
-	rg := demoRig(t)
-	r := rg.runner(RunnerOptions{})
-	ctx := ctxT(t, 20*time.Second)
-	items := []calls.Item{rnItem(t, "1", "file_read", `{"path":"/no/such"}`), rnItem(t, "2", "list_todos", ""), rnItem(t, "3", "list_todos", "")}
-	res := r.Run(ctx, rnBatch(1, true, items...), RunOptions{})
-	if !res.Items[0].Call.IsError || res.Items[1].Call != nil || res.Items[2].Call != nil ||
-		failKind(res.Items[1]) != calls.FailSkipped || failKind(res.Items[2]) != calls.FailSkipped {
-		t.Fatalf("stop on error: %+v", res.Items)
-	}
-	if rg.sentCalls() != 1 || len(rg.entries()) != 1 || len(rg.auditRecords()) != 1 {
-		t.Errorf("%d sent, %d history, %d audit", rg.sentCalls(), len(rg.entries()), len(rg.auditRecords()))
-	}
-	res = r.Run(ctx, rnBatch(1, false, items...), RunOptions{})
-	if res.Items[1].Call == nil || !res.Items[2].Call.OK() || rg.sentCalls() != 4 {
-		t.Errorf("without stop-on-error: %+v, %d sent", res.Items, rg.sentCalls())
-	}
-}
-
-// TestRunnerConcurrentLongTasks: two long tasks with Concurrency 2 both
-// report progress before either ends (one after the other, the second
-// could not start for 20 s); each item sees its own call's progress; then
-// cancelling ends both.
-func TestRunnerConcurrentLongTasks(t *testing.T) {
-	rg := demoRig(t)
-	guard := ctxT(t, 15*time.Second)
-	ctx, cancel := context.WithCancel(guard)
-	defer cancel()
-	plan := rnBatch(2, false, rnItem(t, "a", "long_task", `{"steps":100,"delay_ms":200}`), rnItem(t, "b", "long_task", `{"steps":99,"delay_ms":200}`))
-	type prog struct {
-		item  int
-		total float64
-	}
-	progress := make(chan prog, 1000)
-	done := make(chan *RunResult, 1)
-	go func() {
-		done <- rg.runner(RunnerOptions{}).Run(ctx, plan, RunOptions{OnProgress: func(i int, e Event) {
-			select {
-			case progress <- prog{i, e.Total}:
-			default:
-			}
-		}})
-	}()
-	seen := map[int]bool{}
-	for len(seen) < 2 {
-		select {
-		case p := <-progress:
-			if want := []float64{100, 99}[p.item]; p.total != want {
-				t.Errorf("item %d got progress of a task of %v steps", p.item, p.total)
-			}
-			seen[p.item] = true
-		case res := <-done:
-			t.Fatalf("run ended before both reported progress: %+v", res.Items)
-		case <-guard.Done():
-			t.Fatalf("only items %v reported progress: not running at once", seen)
-		}
-	}
-	cancel()
-	res := <-done
-	for i, it := range res.Items {
-		if failKind(it) != calls.FailCancelled || it.Call == nil || !it.Call.Cancelled {
-			t.Errorf("item %d: %+v", i, it.Outcome.Err)
-		}
-	}
-	if es := rg.entries(); len(es) != 2 || es[0].Outcome != history.Failed {
-		t.Errorf("history %+v", es)
-	}
-}
-
-// TestRunnerCancelBeforeStart: cancelling during the first of two
-// sequential calls leaves the second not run, with no call and no record.
-func TestRunnerCancelBeforeStart(t *testing.T) {
-	rg := demoRig(t)
-	ctx, cancel := context.WithCancel(ctxT(t, 15*time.Second))
-	defer cancel()
-	plan := rnBatch(1, false, rnItem(t, "a", "long_task", `{"steps":100,"delay_ms":100}`), rnItem(t, "b", "list_todos", ""))
-	res := rg.runner(RunnerOptions{}).Run(ctx, plan, RunOptions{OnProgress: func(int, Event) { cancel() }})
-	a, b := res.Items[0], res.Items[1]
-	if failKind(a) != calls.FailCancelled || a.Call == nil || !a.Call.Cancelled {
-		t.Errorf("running item: %+v", a)
-	}
-	if failKind(b) != calls.FailCancelled || b.Call != nil || !strings.Contains(b.Outcome.Err.Message, "not run") {
-		t.Errorf("waiting item: %+v %v", b, b.Outcome.Err)
-	}
-	if rg.sentCalls() != 1 || len(rg.entries()) != 1 || len(rg.auditRecords()) != 1 {
-		t.Errorf("%d sent, %d history, %d audit", rg.sentCalls(), len(rg.entries()), len(rg.auditRecords()))
-	}
-}
-
-// holdServer is an mcp-go server whose one tool, hold, says it started
-// and then waits for a release (or its cancellation), counting how many
-// run at once.
-type holdServer struct {
-	started  chan string
-	release  chan struct{}
-	inflight atomic.Int32
-	mu       sync.Mutex
-	most     int32
-}
-
-func newHoldServer() (*holdServer, Source) {
-	h := &holdServer{started: make(chan string, 100), release: make(chan struct{})}
-	srv := server.NewMCPServer("hold", "1", server.WithToolCapabilities(false))
-	srv.AddTool(mcp.NewTool("hold", mcp.WithString("id"), mcp.WithReadOnlyHintAnnotation(true)), h.hold)
-	return h, Source{Kind: InProcess, Name: "hold", Server: srv}
-}
-
-func (h *holdServer) hold(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	n := h.inflight.Add(1)
-	defer h.inflight.Add(-1)
-	h.mu.Lock()
-	h.most = max(h.most, n)
-	h.mu.Unlock()
-	id := req.GetString("id", "")
-	h.started <- id
-	select {
-	case <-h.release:
-		return mcp.NewToolResultText("held " + id), nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-func (h *holdServer) maxInflight() int32 {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	return h.most
-}
-
-func holdItem(t *testing.T, id string) calls.Item { return rnItem(t, id, "hold", `{"id":"`+id+`"}`) }
-
-// TestRunnerConcurrencyLimit: Concurrency 2 runs two at once and never
-// three.
-func TestRunnerConcurrencyLimit(t *testing.T) {
-	h, src := newHoldServer()
-	rg := newRig(t, src)
-	guard := ctxT(t, 15*time.Second)
-	done := make(chan *RunResult, 1)
-	go func() {
-		done <- rg.runner(RunnerOptions{}).Run(guard, rnBatch(2, false, holdItem(t, "1"), holdItem(t, "2"), holdItem(t, "3")), RunOptions{})
-	}()
-	for range 2 {
-		select {
-		case <-h.started:
-		case <-guard.Done():
-			t.Fatal("two calls did not start at once")
-		}
-	}
-	close(h.release)
-	res := <-done
-	for i, it := range res.Items {
-		if it.Call == nil || !it.Call.OK() {
-			t.Errorf("item %d: %+v", i, it.Outcome.Err)
-		}
-	}
-	if most := h.maxInflight(); most != 2 {
-		t.Errorf("%d ran at once, want 2", most)
-	}
-}
-
-// TestRunnerAQLInOrder: an AQL plan runs one call at a time in array order
-// whatever its Concurrency; local items are answered without the server,
-// even after a failure has stopped the rest.
-func TestRunnerAQLInOrder(t *testing.T) {
-	h, src := newHoldServer()
-	rg := newRig(t, src)
-	guard := ctxT(t, 15*time.Second)
-	local := obj(t, `{"success":true,"data":{"operations":[]}}`)
-	plan := &calls.Plan{Syntax: calls.AQL, Batch: true, Concurrency: 4, Items: []calls.Item{
-		holdItem(t, "0"), {ID: "1", Operation: "introspect", Local: local}, holdItem(t, "2"), holdItem(t, "3")}}
-	var settled []int
-	done := make(chan *RunResult, 1)
-	go func() {
-		done <- rg.runner(RunnerOptions{}).Run(guard, plan, RunOptions{OnItem: func(i int, _ ItemResult) { settled = append(settled, i) }})
-	}()
-	for _, want := range []string{"0", "2", "3"} {
-		select {
-		case id := <-h.started:
-			if id != want {
-				t.Fatalf("started %s, want %s", id, want)
-			}
-		case <-guard.Done():
-			t.Fatalf("call %s did not start", want)
-		}
-		h.release <- struct{}{}
-	}
-	res := <-done
-	if most := h.maxInflight(); most != 1 {
-		t.Errorf("%d AQL calls at once", most)
-	}
-	if got := res.Items[1]; got.Call != nil || got.Outcome != (calls.Outcome{}) || got.Decision.Rule != "local" {
-		t.Errorf("local item: %+v", got)
-	}
-	if len(settled) != 4 || settled[0] != 0 || settled[1] != 1 || settled[2] != 2 || settled[3] != 3 {
-		t.Errorf("settled in order %v", settled)
-	}
-	if len(rg.entries()) != 3 || rg.entries()[2].BatchID != "3" {
-		t.Errorf("history %+v", rg.entries())
-	}
-
-	// Stop on error: the failing first call skips the later calls, not
-	// the local answer.
-	plan.StopOnError = true
-	plan.Items[0] = rnItem(t, "0", "no_such_tool", "")
-	res = rg.runner(RunnerOptions{}).Run(guard, plan, RunOptions{Confirmed: true})
-	if failKind(res.Items[0]) != calls.FailRPC || res.Items[1].Outcome != (calls.Outcome{}) ||
-		failKind(res.Items[2]) != calls.FailSkipped || failKind(res.Items[3]) != calls.FailSkipped {
-		t.Errorf("stop on error: %s %v %s %s", failKind(res.Items[0]), res.Items[1].Outcome.Result, failKind(res.Items[2]), failKind(res.Items[3]))
-	}
-}
-
 // TestRunnerRPCError: an unknown tool (unlisted, so confirmed first) comes
 // back as a JSON-RPC error with its code.
 func TestRunnerRPCError(t *testing.T) {
-	rg := demoRig(t)
+	rg := rnDemoRig(t)
 	plan := &calls.Plan{Syntax: calls.JSON, Items: []calls.Item{rnItem(t, "", "no_such_tool", `{}`)}}
 	res := rg.runner(RunnerOptions{}).Run(ctxT(t, 20*time.Second), plan, RunOptions{Confirmed: true})
 	f := res.Items[0].Outcome.Err
@@ -570,7 +357,7 @@ func TestRunnerOwnCaller(t *testing.T) {
 	}
 	r := NewRunner(c, calls.New(set, calls.Options{}), RunnerOptions{Audit: audit})
 	res := r.Run(ctxT(t, 10*time.Second), rnBatch(3, true, rnItem(t, "1", "t", ""), rnItem(t, "2", "t", "")), RunOptions{})
-	if c.n.Load() < 1 || failKind(res.Items[0]) != calls.FailConnection {
+	if c.n.Load() < 1 || rnFailKind(res.Items[0]) != calls.FailConnection {
 		t.Errorf("%d calls, %+v", c.n.Load(), res.Items[0].Outcome.Err)
 	}
 	data, _ := os.ReadFile(filepath.Join(dir, "audit.jsonl"))
@@ -583,7 +370,7 @@ func TestRunnerOffline(t *testing.T) {
 	s := feedOffline(t)
 	r := NewRunner(s, nil, RunnerOptions{})
 	res := r.Run(ctxT(t, 10*time.Second), &calls.Plan{Items: []calls.Item{rnItem(t, "", "x", "")}}, RunOptions{Confirmed: true})
-	if failKind(res.Items[0]) != calls.FailUsage {
+	if rnFailKind(res.Items[0]) != calls.FailUsage {
 		t.Errorf("offline: %+v", res.Items[0].Outcome.Err)
 	}
 	if res := r.Run(context.Background(), nil, RunOptions{}); len(res.Items) != 0 {
