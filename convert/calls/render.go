@@ -149,29 +149,31 @@ func (f *Failure) kind() FailureKind {
 	return f.Kind
 }
 
-// defaultText says what a failure of each kind means when it came without
-// a message.
-var defaultText = map[FailureKind]string{
-	FailRPC:        "the server answered with an error",
-	FailTimeout:    "no answer in time",
-	FailCancelled:  "the call was cancelled",
-	FailConnection: "the server could not be reached",
-	FailRefused:    "refused by the policy; nothing was sent",
-	FailConfirm:    "destructive: it runs only when confirmed; nothing was sent",
-	FailSkipped:    "skipped: not run, an earlier call failed and the batch stops on error",
-	FailBadAnswer:  "the server's answer is not MCP",
-	FailUsage:      "the call cannot be run as written",
-	FailOther:      "no result",
-}
-
+// text is the failure's message, or when it came without one what a
+// failure of its kind means.
 func (f *Failure) text() string {
 	if f.Message != "" || f.Kind == FailRPC {
 		return f.Message
 	}
-	if t, ok := defaultText[f.Kind]; ok {
-		return t
+	switch f.Kind {
+	case FailTimeout:
+		return "no answer in time"
+	case FailCancelled:
+		return "the call was cancelled"
+	case FailConnection:
+		return "the server could not be reached"
+	case FailRefused:
+		return "refused by the policy; nothing was sent"
+	case FailConfirm:
+		return "destructive: it runs only when confirmed; nothing was sent"
+	case FailSkipped:
+		return "skipped: not run, an earlier call failed and the batch stops on error"
+	case FailBadAnswer:
+		return "the server's answer is not MCP"
+	case FailUsage:
+		return "the call cannot be run as written"
 	}
-	return defaultText[FailOther]
+	return "no result"
 }
 
 // cause is the failure as the error package call and package aql render: a
