@@ -1,4 +1,4 @@
-package aql
+package aql_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/session/demo"
@@ -15,7 +16,7 @@ import (
 // liveDemo connects to a fresh in-process demo server and returns its AQL
 // adapter in the given mode, an executor over the session, and a counter of
 // the tools/call requests that reached the server.
-func liveDemo(t *testing.T, mode Mode) (*Adapter, Executor, *atomic.Int64) {
+func liveDemo(t *testing.T, mode aql.Mode) (*aql.Adapter, aql.Executor, *atomic.Int64) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	t.Cleanup(cancel)
@@ -30,11 +31,11 @@ func liveDemo(t *testing.T, mode Mode) (*Adapter, Executor, *atomic.Int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := New(set, nil, mode)
+	a, err := aql.New(set, nil, mode)
 	if err != nil {
 		t.Fatal(err)
 	}
-	exec := func(c ToolCall) (*ojson.Value, error) {
+	exec := func(c aql.ToolCall) (*ojson.Value, error) {
 		r := s.Call(ctx, session.CallRequest{Tool: c.Name, Arguments: c.Arguments})
 		if r.Err != nil {
 			return nil, r.Err
@@ -45,9 +46,9 @@ func liveDemo(t *testing.T, mode Mode) (*Adapter, Executor, *atomic.Int64) {
 }
 
 // aqlRun parses and runs one AQL document.
-func aqlRun(t *testing.T, a *Adapter, exec Executor, via, src string) *ojson.Value {
+func aqlRun(t *testing.T, a *aql.Adapter, exec aql.Executor, via, src string) *ojson.Value {
 	t.Helper()
-	in, err := ParseInput([]byte(src))
+	in, err := aql.ParseInput([]byte(src))
 	if err != nil {
 		t.Fatalf("%s: %v", src, err)
 	}
@@ -56,7 +57,7 @@ func aqlRun(t *testing.T, a *Adapter, exec Executor, via, src string) *ojson.Val
 
 func mustSucceed(t *testing.T, r *ojson.Value) *ojson.Value {
 	t.Helper()
-	if !IsSuccess(r) {
+	if !aql.IsSuccess(r) {
 		t.Fatalf("want success, got %s", r.Compact())
 	}
 	return r.Get("data")
@@ -65,15 +66,15 @@ func mustSucceed(t *testing.T, r *ojson.Value) *ojson.Value {
 // TestLiveDemoTodos walks the seed's own AQL example, the todo tools,
 // through the semantic endpoints against the real demo server.
 func TestLiveDemoTodos(t *testing.T) {
-	a, exec, calls := liveDemo(t, Semantic)
-	want := map[string]Category{"list_todos": Read, "get_todo": Read, "create_todo": Create, "update_todo": Update, "delete_todo": Delete, "clear_completed": Delete}
+	a, exec, calls := liveDemo(t, aql.Semantic)
+	want := map[string]aql.Category{"list_todos": aql.Read, "get_todo": aql.Read, "create_todo": aql.Create, "update_todo": aql.Update, "delete_todo": aql.Delete, "clear_completed": aql.Delete}
 	for tool, c := range want {
 		op := a.ForTool(tool)
 		if op == nil || op.Name != tool || op.Category() != c {
 			t.Fatalf("%s: %+v, want %s", tool, op, c)
 		}
 	}
-	rd, cr, up, de := Read.Tool(), Create.Tool(), Update.Tool(), Delete.Tool()
+	rd, cr, up, de := aql.Read.Tool(), aql.Create.Tool(), aql.Update.Tool(), aql.Delete.Tool()
 
 	// discovery costs no server call
 	list := mustSucceed(t, aqlRun(t, a, exec, rd, `{"operation":"introspect","params":{"query":"operations"}}`))
@@ -114,15 +115,15 @@ func TestLiveDemoTodos(t *testing.T) {
 	// errors caught before the server is called
 	before := calls.Load()
 	e := aqlRun(t, a, exec, rd, `{"operation":"create_todo","params":{"title":"x"}}`)
-	if e.Get("error").Get("code").StringOr("") != CodeEndpointMismatch || !strings.Contains(e.Get("error").Get("message").Str, "mcp_aql_create") {
+	if e.Get("error").Get("code").StringOr("") != aql.CodeEndpointMismatch || !strings.Contains(e.Get("error").Get("message").Str, "mcp_aql_create") {
 		t.Errorf("wrong endpoint: %s", e.Compact())
 	}
 	e = aqlRun(t, a, exec, rd, `{"operation":"list_todos","params":{"status":"done"}}`)
-	if e.Get("error").Get("code").StringOr("") != CodeUnknownParam || !strings.Contains(e.Get("error").Get("details").Get("valid_params").Compact(), `"completed"`) {
+	if e.Get("error").Get("code").StringOr("") != aql.CodeUnknownParam || !strings.Contains(e.Get("error").Get("details").Get("valid_params").Compact(), `"completed"`) {
 		t.Errorf("unknown param: %s", e.Compact())
 	}
 	e = aqlRun(t, a, exec, cr, `{"operation":"create_todo","params":{}}`)
-	if e.Get("error").Get("code").StringOr("") != CodeMissingParam {
+	if e.Get("error").Get("code").StringOr("") != aql.CodeMissingParam {
 		t.Errorf("missing param: %s", e.Compact())
 	}
 	if n := calls.Load() - before; n != 0 {
@@ -131,7 +132,7 @@ func TestLiveDemoTodos(t *testing.T) {
 
 	// an error the server reports comes back wrapped
 	e = aqlRun(t, a, exec, rd, `{"operation":"get_todo","params":{"id":"00000000-0000-4000-8000-000000000000"}}`)
-	if IsSuccess(e) || e.Get("error").Get("code").StringOr("") != CodeInternal || e.Get("error").Get("details").Get("upstream_error").StringOr("") == "" {
+	if aql.IsSuccess(e) || e.Get("error").Get("code").StringOr("") != aql.CodeInternal || e.Get("error").Get("details").Get("upstream_error").StringOr("") == "" {
 		t.Errorf("server error: %s", e.Compact())
 	}
 
@@ -160,23 +161,23 @@ func TestLiveDemoTodos(t *testing.T) {
 // TestLiveDemoSingle: the same server through the one mcp_aql tool, and a
 // classification of all of its tools.
 func TestLiveDemoSingle(t *testing.T) {
-	a, exec, _ := liveDemo(t, Single)
+	a, exec, _ := liveDemo(t, aql.Single)
 	for _, op := range a.Ops {
 		if op.Class.Reason == "" {
 			t.Errorf("%s: no reason", op.Tool.Name)
 		}
 	}
 	// long_task says it is read-only, but "Runs a slow job" is EXECUTE
-	for tool, c := range map[string]Category{"file_read": Read, "note_update": Update, "data_platform_query": Read, "long_task": Execute} {
+	for tool, c := range map[string]aql.Category{"file_read": aql.Read, "note_update": aql.Update, "data_platform_query": aql.Read, "long_task": aql.Execute} {
 		if got := a.ForTool(tool).Category(); got != c {
 			t.Errorf("%s = %s (%s), want %s", tool, got, a.ForTool(tool).Class.Reason, c)
 		}
 	}
-	d := mustSucceed(t, aqlRun(t, a, exec, SingleTool, `{"operation":"file_read","params":{"path":"/docs/README.md"}}`))
+	d := mustSucceed(t, aqlRun(t, a, exec, aql.SingleTool, `{"operation":"file_read","params":{"path":"/docs/README.md"}}`))
 	if d.Kind != ojson.String && d.Kind != ojson.Object {
 		t.Errorf("file_read data: %.200s", d.Compact())
 	}
-	r := aqlRun(t, a, exec, SingleTool, `{"operation":"introspect","params":{"query":"operations","name":"note_update"}}`)
+	r := aqlRun(t, a, exec, aql.SingleTool, `{"operation":"introspect","params":{"query":"operations","name":"note_update"}}`)
 	if !strings.Contains(mustSucceed(t, r).Compact(), `"mcpTool":"mcp_aql"`) {
 		t.Errorf("note_update details: %.300s", r.Compact())
 	}
