@@ -85,6 +85,11 @@ type RunOptions struct {
 	// OnItem sees each item as it is settled: answered, failed, refused or
 	// skipped. Calls to it are serialised.
 	OnItem func(item int, r ItemResult)
+	// HoldAudit keeps the audit lines of the calls sent until WriteAudit,
+	// so a face that prints the answers after the run can record how much
+	// it printed and how much a cap left out (the command line's
+	// --max-output). Refusals are written at once: nothing is printed.
+	HoldAudit bool
 }
 
 // ItemResult is what became of one item of a plan.
@@ -106,6 +111,8 @@ type RunResult struct {
 	Refused  bool
 	Started  time.Time
 	Duration time.Duration
+
+	held *heldAudit // HoldAudit: the lines WriteAudit writes
 }
 
 // Outcomes lists the items' outcomes in plan order.
@@ -169,6 +176,9 @@ func (r *Runner) Check(p *calls.Plan) []policy.Decision {
 // nil.
 func (r *Runner) Run(ctx context.Context, p *calls.Plan, o RunOptions) *RunResult {
 	res := &RunResult{Started: time.Now()}
+	if o.HoldAudit {
+		res.held = &heldAudit{}
+	}
 	defer func() { res.Duration = time.Since(res.Started) }()
 	if p == nil {
 		return res
@@ -228,7 +238,11 @@ func (r *Runner) Run(ctx context.Context, p *calls.Plan, o RunOptions) *RunResul
 		cr := r.call(ctx, req)
 		out := OutcomeOf(cr)
 		r.recordHistory(cr, p.Source, batch)
-		r.auditRun(cr, out, decs[i])
+		if res.held != nil {
+			res.held.add(i, r.auditRecord(cr, out, decs[i]))
+		} else {
+			r.auditRun(cr, out, decs[i])
+		}
 		settle(i, cr, out)
 		return !cr.OK() || out.Err != nil
 	}
@@ -330,6 +344,11 @@ func (r *Runner) auditRun(cr *CallResult, out calls.Outcome, d policy.Decision) 
 	if r.opts.Audit == nil {
 		return
 	}
+	r.audit(r.auditRecord(cr, out, d))
+}
+
+// auditRecord is the audit line of a call that was sent.
+func (r *Runner) auditRecord(cr *CallResult, out calls.Outcome, d policy.Decision) policy.AuditRecord {
 	rec := policy.AuditRecord{Time: cr.Started, Server: r.opts.Server, Tool: cr.Tool, Decision: d.Verdict, Reason: d.Reason,
 		Duration: cr.Duration, Outcome: "ok"}
 	if d.Verdict == policy.Confirm {
@@ -352,7 +371,7 @@ func (r *Runner) auditRun(cr *CallResult, out calls.Outcome, d policy.Decision) 
 	case cr.SchemaErr != nil:
 		rec.Outcome, rec.Error = "tool_error", cr.SchemaErr.Error()
 	}
-	r.audit(rec)
+	return rec
 }
 
 // errText is the session's own error text when there is one (it names the
