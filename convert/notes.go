@@ -14,7 +14,7 @@ func (r *Renderer) ToolNote(form, tool string) string {
 		return ""
 	}
 	if _, isAQL := AQLMode(f.Name); isAQL {
-		return "what a model reads back from introspect for this operation, on top of the upfront AQL tools"
+		return "the introspect request for this operation and the answer a model reads back, paid on top of the upfront AQL tools"
 	}
 	switch f.Name {
 	case "json":
