@@ -36,7 +36,7 @@ func (sf *serverFlags) parse(fs *flag.FlagSet, args []string) (pos []string, cod
 		}
 		return nil, exitUsage, false
 	}
-	sf.cmdline = cmdline
+	sf.Command = cmdline
 	return pos, exitOK, true
 }
 

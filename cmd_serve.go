@@ -150,7 +150,7 @@ func (c *cli) serveOptions(sf *serverFlags, vf *serveFlags, pos []string) (gatew
 	default:
 		return opts, usagef("--descriptions %s: want full or lean", quoteArg(vf.descriptions))
 	}
-	if sf.tools != "" {
+	if sf.ToolsFile != "" {
 		return opts, usagef("--tools gives a tool list but no server to run the calls; choose a live server")
 	}
 	opts.Policy, err = policy.New(policy.Rules{Allow: vf.allow, Deny: vf.deny, ReadOnly: vf.readOnly, Yes: vf.yes})

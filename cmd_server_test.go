@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"io"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -38,6 +39,8 @@ func sessCLI(t *testing.T, env map[string]string, stdin string, args ...string) 
 	return code, out.String(), errOut.String()
 }
 
+// The selection flags fill a session.Selection, mixed with positional
+// arguments; session's own tests cover ParseHeader and Resolve.
 func TestServerFlagsParse(t *testing.T) {
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	var sf serverFlags
@@ -46,35 +49,16 @@ func TestServerFlagsParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(pos, "|") != "(f 1)|second" || strings.Join(cmdline, "|") != "srv|--flag" || sf.url != "http://h/mcp" || len(sf.headers) != 2 {
-		t.Fatalf("pos %q cmdline %q url %q headers %q", pos, cmdline, sf.url, sf.headers)
+	if strings.Join(pos, "|") != "(f 1)|second" || strings.Join(cmdline, "|") != "srv|--flag" || sf.URL != "http://h/mcp" || strings.Join(sf.Headers, "|") != "A: b|C:d" {
+		t.Fatalf("pos %q cmdline %q url %q headers %q", pos, cmdline, sf.URL, sf.Headers)
 	}
-	for _, bad := range []string{"nocolon", ": v", "Bad Name: v", "X: a\nb"} {
-		if _, _, err := parseHeader(bad); err == nil {
-			t.Errorf("header %q accepted", bad)
-		}
+	fs = flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	sf = serverFlags{}
+	sf.register(fs)
+	if _, _, err := parseInterleaved(fs, []string{"--header", "Bad Name: v"}); err == nil || len(sf.Headers) != 0 {
+		t.Errorf("a bad --header was taken: %v %q", err, sf.Headers)
 	}
-	if k, v, err := parseHeader("  X-Key :  sekrit value "); err != nil || k != "X-Key" || v != "sekrit value" {
-		t.Errorf("parseHeader = %q %q %v", k, v, err)
-	}
-}
-
-func FuzzParseHeader(f *testing.F) {
-	f.Add("Authorization: Bearer x")
-	f.Add("X:")
-	f.Add("\x1b]52;c;aGk=\x07: v")
-	f.Fuzz(func(t *testing.T, s string) {
-		k, v, err := parseHeader(s)
-		if err != nil {
-			if strings.ContainsRune(err.Error(), 0x1b) {
-				t.Fatalf("error message carries ESC: %q", err.Error())
-			}
-			return
-		}
-		if k == "" || strings.ContainsAny(k, " :\r\n") || strings.ContainsAny(v, "\r\n\x00") {
-			t.Fatalf("accepted %q as %q: %q", s, k, v)
-		}
-	})
 }
 
 func TestServerSelectionErrors(t *testing.T) {

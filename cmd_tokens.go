@@ -144,7 +144,7 @@ func (c *cli) tokensSource(files []string, sf *serverFlags) (toolSetSource, erro
 	if len(files) == 0 {
 		return func() ([]*toolset.Set, error) { return c.tokensLive(sf) }, nil
 	}
-	if len(sf.cmdline) > 0 || sf.url != "" || sf.server != "" {
+	if len(sf.Command) > 0 || sf.URL != "" || sf.Server != "" {
 		return nil, usagef("choose one server: -- CMD ARGS, --url, --server or --tools")
 	}
 	return func() ([]*toolset.Set, error) {
