@@ -4,6 +4,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"os"
+
+	"github.com/mcpterm/mcpterm/convert/aql"
 )
 
 // parseListCommand parses the flags of a command that lists or reads
@@ -48,4 +52,34 @@ func (c *cli) unexpectedArgs(who string, pos []string) bool {
 	}
 	fmt.Fprintf(c.stderr, "%s: unexpected argument %s (a server command goes after --)\n", who, quoteArg(pos[0]))
 	return true
+}
+
+// parseAQLMode reads an --aql-mode value.
+func parseAQLMode(s string) (aql.Mode, error) {
+	switch s {
+	case "single":
+		return aql.Single, nil
+	case "semantic":
+		return aql.Semantic, nil
+	}
+	return aql.Single, usagef("--aql-mode %s: want single or semantic", quoteArg(s))
+}
+
+// loadAQLMap reads and checks an --aql-map file (every command that takes
+// one: call, tokens, convert, serve, the workbench).
+func loadAQLMap(path string) (aql.Overrides, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usagef("--aql-map: %v", err)
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, aql.MaxOverrideFile+1))
+	if err != nil {
+		return nil, usagef("--aql-map %s: %v", path, err)
+	}
+	ov, err := aql.ParseOverrides(data)
+	if err != nil {
+		return nil, usagef("--aql-map %s: %v", path, err)
+	}
+	return ov, nil
 }
