@@ -14,7 +14,6 @@ import (
 
 	"github.com/mcpterm/mcpterm/session/demo"
 	"github.com/mcpterm/mcpterm/session/history"
-	"github.com/mcpterm/mcpterm/session/policy"
 )
 
 // demoURL serves one demo server over HTTP for the whole test, so that
@@ -293,16 +292,8 @@ func TestCallAQLPolicy(t *testing.T) {
 		t.Fatalf("--deny on the real name: exit %d %q", code, errOut)
 	}
 
-	data, err := os.ReadFile(audit)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var verdicts []string
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var r policy.AuditRecord
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatal(err)
-		}
+	for _, r := range readAudit(t, audit) {
 		if r.Tool != "list_todos" {
 			t.Errorf("audit names %q, want the real tool", r.Tool)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/convert/call"
+	"github.com/mcpterm/mcpterm/convert/calls"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 )
 
@@ -30,7 +31,7 @@ func dryRunFixtures(t *testing.T) *toolset.Set {
 
 func dryRun(t testing.TB, set *toolset.Set, src, printAs string) (int, string, string) {
 	t.Helper()
-	return dryRunWith(t, set, src, printAs, aqlOptions{})
+	return dryRunWith(t, set, src, printAs, calls.Options{})
 }
 
 func TestDryRunJSON(t *testing.T) {
@@ -125,10 +126,10 @@ func todoFixture(t testing.TB) *toolset.Set {
 	return set
 }
 
-func dryRunWith(t testing.TB, set *toolset.Set, src, printAs string, o aqlOptions) (int, string, string) {
+func dryRunWith(t testing.TB, set *toolset.Set, src, printAs string, o calls.Options) (int, string, string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	code := (&cli{stdout: &out, stderr: &errOut}).dryRunCall(set, src, printAs, o)
+	code := (&cli{stdout: &out, stderr: &errOut}).dryRunCall(calls.New(set, o), src, printAs)
 	return code, out.String(), errOut.String()
 }
 
@@ -230,7 +231,7 @@ func TestDryRunAQLErrors(t *testing.T) {
 		resp.Success || resp.Error.Code != "VALIDATION_UNKNOWN_PARAM" || resp.Error.Details.UnknownParams[0] != "idd" || resp.Error.Details.ValidParams[0] != "id" {
 		t.Errorf("%v: %q", err, errOut)
 	}
-	semantic := aqlOptions{mode: aql.Semantic, endpoint: aql.Read.Tool()}
+	semantic := calls.Options{Mode: aql.Semantic, Endpoint: aql.Read.Tool()}
 	code, _, errOut = dryRunWith(t, set, `{"operation": "create_todo", "params": {"title": "x"}}`, "aql", semantic)
 	if code != exitUsage || !strings.Contains(errOut, `"code":"VALIDATION_ENDPOINT_MISMATCH"`) || !strings.Contains(errOut, "mcp_aql_create") {
 		t.Errorf("endpoint: exit %d %q", code, errOut)
@@ -318,15 +319,15 @@ func FuzzDryRunAQL(f *testing.F) {
 			return
 		}
 		for _, printAs := range []string{"json", "term", "aql"} {
-			code, out, _ := dryRunWith(t, set, src, printAs, aqlOptions{})
+			code, out, _ := dryRunWith(t, set, src, printAs, calls.Options{})
 			if code != exitOK && code != exitUsage {
 				t.Fatalf("--print %s: exit %d", printAs, code)
 			}
-			if strings.ContainsFunc(out, func(r rune) bool { return r == 0x1b || isC1(r) }) {
+			if strings.ContainsFunc(out, func(r rune) bool { return r == 0x1b || r >= 0x7f && r <= 0x9f }) {
 				t.Fatalf("--print %s: control character in %q", printAs, out)
 			}
-			if printAs == "aql" && code == exitOK && isAQLSource(src) {
-				if code2, out2, errOut := dryRunWith(t, set, out, "aql", aqlOptions{}); code2 != exitOK || out2 != out {
+			if printAs == "aql" && code == exitOK && calls.SyntaxOf(src) == calls.AQL {
+				if code2, out2, errOut := dryRunWith(t, set, out, "aql", calls.Options{}); code2 != exitOK || out2 != out {
 					t.Fatalf("not a fixed point:\n%s\n%s%s", out, out2, errOut)
 				}
 			}

@@ -107,18 +107,7 @@ func TestCallPolicyAndAudit(t *testing.T) {
 	if code != exitOK {
 		t.Errorf("allowed call: exit %d", code)
 	}
-	data, err := os.ReadFile(audit)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var recs []policy.AuditRecord
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var r policy.AuditRecord
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatalf("audit line %q: %v", line, err)
-		}
-		recs = append(recs, r)
-	}
+	recs := readAudit(t, audit)
 	want := []struct {
 		tool string
 		v    policy.Verdict
@@ -127,7 +116,7 @@ func TestCallPolicyAndAudit(t *testing.T) {
 		{"file_read", policy.Deny}, {"file_read", policy.Deny}, {"list_todos", policy.Allow},
 	}
 	if len(recs) != len(want) {
-		t.Fatalf("%d audit records: %s", len(recs), data)
+		t.Fatalf("%d audit records: %+v", len(recs), recs)
 	}
 	for i, w := range want {
 		if recs[i].Tool != w.tool || recs[i].Decision != w.v {
