@@ -54,16 +54,25 @@ func (c *cli) runConvert(args []string) int {
 		fmt.Fprintf(c.stderr, "mcpterm convert: one input at a time, got %d (%s)\n", len(pos), safe.Line(strings.Join(pos, " ")))
 		return exitUsage
 	}
-	aqlRender, isAQL, err := c.aqlConvertRenderer(*to, *aqlMap, *aqlMode)
+	mode, err := parseAQLMode(*aqlMode)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "mcpterm convert: %s\n", safe.Line(err.Error()))
 		return exitUsage
 	}
-	form, ok := convert.FormByName(*to)
-	if isAQL {
-		form, ok = convert.Form{Name: *to, CLIName: *to, Render: aqlRender}, true
+	introspect := *to == "aql-introspect" || *to == "aql_introspect"
+	form, known := convert.FormByName(*to)
+	if _, isAQL := convert.AQLMode(form.Name); *aqlMap != "" && !introspect && !(known && isAQL) {
+		fmt.Fprintf(c.stderr, "mcpterm convert: --aql-map applies to the aql forms only, not --to %s\n", safe.Line(*to))
+		return exitUsage
 	}
-	if !ok {
+	var ov aql.Overrides
+	if *aqlMap != "" {
+		if ov, err = loadAQLMap(*aqlMap); err != nil {
+			fmt.Fprintf(c.stderr, "mcpterm convert: %s\n", safe.Line(err.Error()))
+			return exitUsage
+		}
+	}
+	if !known && !introspect {
 		fmt.Fprintf(c.stderr, "mcpterm convert: unknown form %q; choose one of %s\n", safe.Line(*to), strings.Join(formNames(), ", "))
 		return exitUsage
 	}
@@ -78,19 +87,24 @@ func (c *cli) runConvert(args []string) int {
 		return exitUsage
 	}
 	var out, note string
-	if opts, isTerm := convert.TermOptions(form.Name); isTerm {
-		doc, err := term.Render(set, opts)
-		if err != nil {
-			fmt.Fprintf(c.stderr, "mcpterm convert: %s: %s\n", safe.Line(name), safe.Line(err.Error()))
-			return exitUsage
+	opts, isTerm := convert.TermOptions(form.Name)
+	switch {
+	case introspect:
+		// Not a form of the registry: the introspect answers a model
+		// fetches later, in either endpoint mode.
+		out, err = aql.RenderIntrospectSet(set, ov, mode)
+	case isTerm:
+		// The whole document, for its summary of what was left out.
+		var doc *term.Document
+		if doc, err = term.Render(set, opts); err == nil {
+			out, note = doc.Text, doc.Summary()
 		}
-		out, note = doc.Text, doc.Summary()
-	} else {
-		out, err = form.Render(set)
-		if err != nil {
-			fmt.Fprintf(c.stderr, "mcpterm convert: %s: %s\n", safe.Line(name), safe.Line(err.Error()))
-			return exitUsage
-		}
+	default:
+		out, err = convert.NewRenderer(set, ov).Document(form.Name)
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "mcpterm convert: %s: %s\n", safe.Line(name), safe.Line(err.Error()))
+		return exitUsage
 	}
 	// The document goes out unchanged except that control and invisible
 	// characters from the server are written as \u escapes, which read back
@@ -173,41 +187,4 @@ func positioned(err error) string {
 		return se.Error()
 	}
 	return err.Error()
-}
-
-// aqlConvertRenderer returns the renderer for an AQL --to value, which —
-// unlike the registry's forms — can honour --aql-map and print the
-// introspect answers a model would fetch later.
-func (c *cli) aqlConvertRenderer(to, mapFile, mode string) (func(*toolset.Set) (string, error), bool, error) {
-	var m aql.Mode
-	switch mode {
-	case "single":
-		m = aql.Single
-	case "semantic":
-		m = aql.Semantic
-	default:
-		return nil, false, fmt.Errorf("--aql-mode %q: want single or semantic", mode)
-	}
-	switch to {
-	case "aql-single", "aql_single", "aql-semantic", "aql_semantic", "aql-introspect", "aql_introspect":
-	default:
-		if mapFile != "" {
-			return nil, false, fmt.Errorf("--aql-map applies to the aql forms only, not --to %s", to)
-		}
-		return nil, false, nil
-	}
-	var ov aql.Overrides
-	if mapFile != "" {
-		var err error
-		if ov, err = loadAQLMap(mapFile); err != nil {
-			return nil, false, err
-		}
-	}
-	switch to {
-	case "aql-single", "aql_single":
-		return func(s *toolset.Set) (string, error) { return aql.RenderSingle(s, ov) }, true, nil
-	case "aql-semantic", "aql_semantic":
-		return func(s *toolset.Set) (string, error) { return aql.RenderSemantic(s, ov) }, true, nil
-	}
-	return func(s *toolset.Set) (string, error) { return aql.RenderIntrospectSet(s, ov, m) }, true, nil
 }

@@ -8,9 +8,11 @@ import (
 	"strings"
 
 	"github.com/mcpterm/mcpterm/convert"
+	"github.com/mcpterm/mcpterm/convert/calls"
 	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 	"github.com/mcpterm/mcpterm/session"
+	"github.com/mcpterm/mcpterm/session/policy"
 )
 
 // runTools lists a server's tools: a readable summary by default, the tool
@@ -83,20 +85,23 @@ func toolsRenderer(format string) (func(*toolset.Set) (string, error), error) {
 }
 
 // toolList is the readable summary: one line per tool with its behaviour
-// hints and the first line of its description.
+// hint and the first line of its description. The hint is the policy's
+// (policy.IsDestructive, with the tool's AQL category): "destruct" is what
+// `mcpterm call` runs only with --yes.
 func toolList(s *toolset.Set) (string, error) {
 	var b strings.Builder
 	width := 4
 	for _, t := range s.Tools {
 		width = max(width, min(len(t.Name), 40))
 	}
+	codec := calls.New(s, calls.Options{})
 	for _, t := range s.Tools {
 		hint := "write   "
 		switch {
+		case policy.IsDestructive(policy.CallFor(codec, t.Name)):
+			hint = "destruct"
 		case t.Annotations.ReadOnly():
 			hint = "readonly"
-		case t.Annotations.Destructive():
-			hint = "destruct"
 		}
 		desc := shorten(safe.Line(firstLine(t.Description)), 100)
 		fmt.Fprintf(&b, "%-*s  %s  %s\n", width, safe.Line(t.Name), hint, desc)
