@@ -61,11 +61,9 @@ func (c *cli) serveDemo(ctx context.Context, args []string, ready func(addr net.
 }
 
 func (c *cli) serveDemoStdio(ctx context.Context, srv *server.MCPServer) int {
-	stdio := server.NewStdioServer(srv)
-	stdio.SetErrorLogger(log.New(c.stderr, "mcpterm demo-server: ", 0))
-	// Listen returns nil when stdin reaches EOF and the context's error when
-	// a signal ends it; both are a normal shutdown.
-	err := stdio.Listen(ctx, c.stdin, c.stdout)
+	// It returns nil when stdin reaches EOF and the context's error when a
+	// signal ends it; both are a normal shutdown.
+	err := demo.ServeStdio(ctx, srv, c.stdin, c.stdout, log.New(c.stderr, "mcpterm demo-server: ", 0))
 	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(c.stderr, "mcpterm demo-server: %v\n", err)
 		return exitConnect
@@ -79,7 +77,7 @@ func (c *cli) serveDemoHTTP(ctx context.Context, srv *server.MCPServer, addr str
 		fmt.Fprintf(c.stderr, "mcpterm demo-server: cannot listen on %s: %v\n", addr, err)
 		return exitConnect
 	}
-	mcpHandler := server.NewStreamableHTTPServer(srv)
+	mcpHandler := demo.NewHTTPHandler(srv)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcpHandler)
 	hs := &http.Server{

@@ -7,11 +7,9 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
-)
 
-// finalProgressPause is how long long_task waits after its last progress
-// notification before answering.
-const finalProgressPause = 10 * time.Millisecond
+	"github.com/mcpterm/mcpterm/session/internal/wire"
+)
 
 // maxRuns bounds the kept history of long_task outcomes.
 const maxRuns = 100
@@ -64,6 +62,10 @@ func (st *state) longTask(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 		token = req.Params.Meta.ProgressToken
 	}
 	srv := server.ServerFromContext(ctx)
+	// Served by ServeStdio or NewHTTPHandler, the stream has a ledger: the
+	// answer waits until the progress it noted there is on the wire.
+	ledger := wire.From(ctx)
+	var sent []wire.Mark
 	start := st.now()
 	for i := 1; i <= a.Steps; i++ {
 		timer := time.NewTimer(time.Duration(a.DelayMS) * time.Millisecond)
@@ -76,21 +78,24 @@ func (st *state) longTask(ctx context.Context, req mcp.CallToolRequest) (*mcp.Ca
 		case <-timer.C:
 		}
 		if token != nil && srv != nil {
+			// Noted before it is handed over, so its write cannot be missed.
+			m := ledger.Note(token, float64(i))
 			// Best effort: a client that stopped reading must not fail the job.
-			_ = srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
+			if err := srv.SendNotificationToClient(ctx, "notifications/progress", map[string]any{
 				"progressToken": token,
 				"progress":      i,
 				"total":         a.Steps,
 				"message":       fmt.Sprintf("step %d of %d", i, a.Steps),
-			})
+			}); err != nil {
+				ledger.Unnote(m)
+			} else {
+				sent = append(sent, m)
+			}
 		}
 	}
-	if token != nil && srv != nil {
-		// mcp-go's streamable HTTP transport forwards notifications on another
-		// goroutine and can drop one still in flight when the response goes
-		// out; a short pause lets the final progress arrive first.
-		time.Sleep(finalProgressPause)
-	}
+	// The work is done either way: a client that leaves while the last
+	// progress goes out still gets the (undeliverable) answer.
+	_ = ledger.Await(ctx, sent...)
 	st.record(taskRun{a.Steps, a.Steps, "completed"})
 	elapsed := st.now().Sub(start).Milliseconds()
 	return result(struct {
