@@ -1,35 +1,37 @@
 package gateway
 
 import (
-	"bytes"
+	"context"
 	"io"
 	"sync"
 	"time"
+
+	"github.com/mcpterm/mcpterm/session/internal/wire"
 )
 
-// progressFlushWait bounds how long an answer waits for its progress
-// notifications to reach the wire.
-const progressFlushWait = 250 * time.Millisecond
+// progressFlushWait bounds wait, the barrier for callers that have no
+// context: it only matters when the stream is being torn down with
+// progress still queued, which nothing will write any more.
+const progressFlushWait = time.Second
 
 // notifyBarrier keeps a call's answer behind the progress it forwarded.
 // mcp-go's stdio server writes notifications from a separate goroutine and
 // answers from the worker that ran the call, so without a barrier the answer
 // can overtake the last notifications, and clients drop progress that
 // arrives after the answer. The barrier counts progress notifications handed
-// to mcp-go and progress lines actually written, and a finishing call waits
-// (bounded) until the writes have caught up.
+// to mcp-go and progress lines written (a failed write counts: it never
+// will be), and a finishing call waits until the writes have caught up.
+// Only a served stdio stream reports writes, so elsewhere nothing waits.
 type notifyBarrier struct {
 	mu      sync.Mutex
-	changed *sync.Cond
 	sent    int64
 	written int64
-	active  bool // only a served stdio stream reports writes
+	active  bool          // a watched stream reports writes
+	changed chan struct{} // closed, and replaced, whenever written grows
 }
 
 func newNotifyBarrier() *notifyBarrier {
-	b := &notifyBarrier{}
-	b.changed = sync.NewCond(&b.mu)
-	return b
+	return &notifyBarrier{changed: make(chan struct{})}
 }
 
 func (b *notifyBarrier) noteSent() {
@@ -40,30 +42,38 @@ func (b *notifyBarrier) noteSent() {
 
 func (b *notifyBarrier) noteWritten(n int64) {
 	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.written += n
-	b.changed.Broadcast()
+	close(b.changed)
+	b.changed = make(chan struct{})
+}
+
+// waitContext returns once every progress notification sent so far is
+// written, or when ctx ends. A call passes its request's context: mcp-go's
+// stdio server cancels it when the stream ends, so a call never waits for
+// progress that will not be written.
+func (b *notifyBarrier) waitContext(ctx context.Context) {
+	b.mu.Lock()
+	target := b.sent
+	for b.active && b.written < target {
+		ch := b.changed
+		b.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return
+		}
+		b.mu.Lock()
+	}
 	b.mu.Unlock()
 }
 
-// wait returns once every progress notification sent so far is written, or
-// after progressFlushWait.
+// wait is waitContext for a caller without a context, bounded by
+// progressFlushWait.
 func (b *notifyBarrier) wait() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if !b.active || b.written >= b.sent {
-		return
-	}
-	timer := time.AfterFunc(progressFlushWait, func() {
-		b.mu.Lock()
-		b.active = false // give up for good: the writer is stuck or gone
-		b.changed.Broadcast()
-		b.mu.Unlock()
-	})
-	defer timer.Stop()
-	target := b.sent
-	for b.active && b.written < target {
-		b.changed.Wait()
-	}
+	ctx, cancel := context.WithTimeout(context.Background(), progressFlushWait)
+	defer cancel()
+	b.waitContext(ctx)
 }
 
 // watch wraps a stdio stream so the barrier sees progress lines go out.
@@ -74,8 +84,6 @@ func (b *notifyBarrier) watch(w io.Writer) io.Writer {
 	return &progressCountingWriter{w: w, b: b}
 }
 
-var progressMethod = []byte(`"method":"notifications/progress"`)
-
 type progressCountingWriter struct {
 	w io.Writer
 	b *notifyBarrier
@@ -85,8 +93,8 @@ type progressCountingWriter struct {
 // single call under its write lock.
 func (p *progressCountingWriter) Write(data []byte) (int, error) {
 	n, err := p.w.Write(data)
-	if err == nil && bytes.Contains(data, progressMethod) {
-		p.b.noteWritten(int64(bytes.Count(data, progressMethod)))
+	if c := wire.CountProgress(data); c > 0 {
+		p.b.noteWritten(int64(c))
 	}
 	return n, err
 }

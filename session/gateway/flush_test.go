@@ -2,59 +2,132 @@ package gateway
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
-// The answer must wait for progress that was sent but not yet written, and
-// must not wait for ever when the writer never catches up.
-func TestNotifyBarrierHoldsAnswerBehindProgress(t *testing.T) {
-	b := newNotifyBarrier()
-	var out bytes.Buffer
-	w := b.watch(&out)
-	b.noteSent()
-	b.noteSent()
+const (
+	progressLine = `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}` + "\n"
+	messageLine  = `{"jsonrpc":"2.0","method":"notifications/message","params":{}}` + "\n"
+)
 
-	released := make(chan time.Time, 1)
-	go func() { b.wait(); released <- time.Now() }()
-
-	var wrote time.Time
-	time.Sleep(20 * time.Millisecond)
-	if _, err := w.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{}}` + "\n")); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{}}` + "\n")); err != nil {
-		t.Fatal(err)
-	}
+// released reports whether done is closed, once every goroutine of the
+// bubble has gone as far as it can.
+func released(done <-chan struct{}) bool {
+	synctest.Wait()
 	select {
-	case <-released:
-		t.Fatal("released after one of two progress lines")
-	case <-time.After(20 * time.Millisecond):
-	}
-	wrote = time.Now()
-	if _, err := w.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{}}` + "\n")); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case at := <-released:
-		if at.Before(wrote) {
-			t.Fatal("released before the last progress line was written")
-		}
-	case <-time.After(2 * time.Second):
-		t.Fatal("not released after every progress line was written")
-	}
-
-	// A writer that never catches up costs at most progressFlushWait, once.
-	b.noteSent()
-	start := time.Now()
-	b.wait()
-	if d := time.Since(start); d > progressFlushWait+time.Second {
-		t.Fatalf("waited %v for a stuck writer", d)
-	}
-	b.noteSent()
-	start = time.Now()
-	b.wait()
-	if d := time.Since(start); d > 100*time.Millisecond {
-		t.Fatalf("waited %v again after giving up", d)
+	case <-done:
+		return true
+	default:
+		return false
 	}
 }
+
+// The answer waits for progress that was sent but not yet written, and for
+// nothing else.
+func TestNotifyBarrierHoldsAnswerBehindProgress(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newNotifyBarrier()
+		var out bytes.Buffer
+		w := b.watch(&out)
+		b.noteSent()
+		b.noteSent()
+
+		done := make(chan struct{})
+		go func() { b.waitContext(context.Background()); close(done) }()
+		if released(done) {
+			t.Fatal("released before any progress was written")
+		}
+		if _, err := w.Write([]byte(progressLine)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := w.Write([]byte(messageLine)); err != nil {
+			t.Fatal(err)
+		}
+		if released(done) {
+			t.Fatal("released after one of two progress lines")
+		}
+		if _, err := w.Write([]byte(progressLine)); err != nil {
+			t.Fatal(err)
+		}
+		if !released(done) {
+			t.Fatal("not released after every progress line was written")
+		}
+		if out.String() != progressLine+messageLine+progressLine {
+			t.Errorf("the stream got %q", out.String())
+		}
+		// Caught up: the next wait returns at once.
+		b.waitContext(context.Background())
+	})
+}
+
+// A write that fails counts: that progress will never arrive, and the answer
+// must not wait for it.
+func TestNotifyBarrierFailedWriteReleases(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newNotifyBarrier()
+		w := b.watch(failingWriter{})
+		b.noteSent()
+		done := make(chan struct{})
+		go func() { b.waitContext(context.Background()); close(done) }()
+		if released(done) {
+			t.Fatal("released before the write")
+		}
+		if _, err := w.Write([]byte(progressLine)); err == nil {
+			t.Fatal("the failing writer did not fail")
+		}
+		if !released(done) {
+			t.Fatal("a failed progress write still holds the answer")
+		}
+	})
+}
+
+// When the stream is torn down with progress still queued, the call's
+// context ends the wait; without one, wait gives up after
+// progressFlushWait, each time (the clock is synctest's).
+func TestNotifyBarrierStuckWriter(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newNotifyBarrier()
+		b.watch(&bytes.Buffer{})
+		b.noteSent()
+
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { b.waitContext(ctx); close(done) }()
+		if released(done) {
+			t.Fatal("released with the progress unwritten")
+		}
+		cancel()
+		if !released(done) {
+			t.Fatal("the call's context ended but the wait did not")
+		}
+
+		for range 2 {
+			start := time.Now()
+			b.wait()
+			if d := time.Since(start); d != progressFlushWait {
+				t.Errorf("waited %v for a stuck writer, want %v", d, progressFlushWait)
+			}
+		}
+	})
+}
+
+// A stream nobody watches (HTTP, in process) never holds an answer.
+func TestNotifyBarrierUnwatched(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newNotifyBarrier()
+		b.noteSent()
+		start := time.Now()
+		b.wait()
+		if d := time.Since(start); d != 0 {
+			t.Errorf("an unwatched barrier waited %v", d)
+		}
+	})
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
