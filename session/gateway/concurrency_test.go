@@ -18,9 +18,11 @@ import (
 func TestConcurrentClients(t *testing.T) {
 	upSrv := listsServer()
 	up := openSession(t, session.Source{Kind: session.InProcess, Name: "lists", Server: upSrv}, session.Options{})
-	g := newGateway(t, up, Options{Mode: ModeTerm})
+	said := &remarks{}
+	g := newGateway(t, up, Options{Mode: ModeTerm, Notef: said.notef})
 	var wg sync.WaitGroup
 	errs := make(chan error, 100)
+	calling := make(chan struct{}, 4) // one per client, at its first answer
 	for i := range 4 {
 		c, _ := inProcessClient(t, g)
 		wg.Add(1)
@@ -29,6 +31,9 @@ func TestConcurrentClients(t *testing.T) {
 			for j := range 10 {
 				a, b := fmt.Sprintf("c%d-%d-a", i, j), fmt.Sprintf("c%d-%d-b", i, j)
 				r := termCall(t, c, fmt.Sprintf(`(batch :concurrency 2 (1 (shout %q)) (2 (shout %q)))`, a, b))
+				if j == 0 {
+					calling <- struct{}{}
+				}
 				want := fmt.Sprintf(`(results (1 (ok "shouted %s")) (2 (ok "shouted %s")))`, a, b)
 				if r.IsError || text(r) != want {
 					errs <- fmt.Errorf("got %s, want %s", text(r), want)
@@ -41,7 +46,14 @@ func TestConcurrentClients(t *testing.T) {
 			}
 		}()
 	}
-	time.Sleep(5 * time.Millisecond)
+	// The list changes while every client is calling.
+	for range 4 {
+		select {
+		case <-calling:
+		case <-time.After(hangGuard):
+			t.Fatal("the clients did not start calling")
+		}
+	}
 	upSrv.AddTool(mcp.NewTool("extra", mcp.WithDescription("Added while clients call.")),
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText("here"), nil
@@ -51,11 +63,12 @@ func TestConcurrentClients(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
+	// Once the gateway has rebuilt its tools, the new one is callable.
+	said.await(t, "upstream tools changed")
 	c, _ := inProcessClient(t, g)
-	waitFor(t, 5*time.Second, "the new tool to be callable", func() bool {
-		r := termCall(t, c, `(extra)`)
-		return !r.IsError && text(r) == `(ok "here")`
-	})
+	if r := termCall(t, c, `(extra)`); r.IsError || text(r) != `(ok "here")` {
+		t.Errorf("the new tool: %s", text(r))
+	}
 }
 
 // TestConcurrentFailuresReconnectOnce: calls that fail together when the

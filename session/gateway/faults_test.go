@@ -125,18 +125,12 @@ func TestCancellationOverHTTP(t *testing.T) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "mcp_term"
 	req.Params.Arguments = map[string]any{"expr": `(lot :steps 50 :delay_ms 100)`}
+	cancelled := watchTap(t, up, "notifications/cancelled")
 	start := time.Now()
 	if _, err := c.CallTool(cctx, req); err == nil {
 		t.Fatal("a call given up on returned no error")
 	}
-	waitFor(t, 5*time.Second, "the upstream call to be cancelled", func() bool {
-		for _, m := range up.Tap().Messages() {
-			if m.Method == "notifications/cancelled" {
-				return true
-			}
-		}
-		return false
-	})
+	cancelled()
 	if d := time.Since(start); d > 4*time.Second {
 		t.Errorf("cancellation took %v; the upstream job runs 5 s", d)
 	}

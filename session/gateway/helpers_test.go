@@ -3,6 +3,9 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -53,6 +56,21 @@ func demoSession(t testing.TB) *session.Session {
 	return openSession(t, session.Source{Kind: session.InProcess, Name: "demo", Server: demoServer()}, session.Options{})
 }
 
+// demoProcessSession is the demo server as a process on stdio (this test
+// binary, see TestMain), for tests that count a call's progress: in process
+// notifications travel apart from answers, so an upstream call can return
+// before its last progress reaches the gateway, which then has nothing to
+// forward; over stdio the demo writes its progress first and the session
+// reads in order.
+func demoProcessSession(t testing.TB) *session.Session {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return openSession(t, session.Source{Kind: session.Stdio, Name: "demo", Command: exe, Args: []string{"-test.run=^$"},
+		Env: map[string]string{demoEnv: "1"}}, session.Options{})
+}
+
 // allowAll is the policy of a gateway started with --yes.
 func allowAll(t testing.TB) *policy.Policy {
 	p, err := policy.New(policy.Rules{Yes: true})
@@ -72,16 +90,65 @@ func newGateway(t testing.TB, up session.Client, opts Options) *Gateway {
 	return g
 }
 
+// hangGuard bounds every wait on an event; it only turns a hang into a
+// failure.
+const hangGuard = 10 * time.Second
+
+// signal is a broadcast: changed returns a channel that the next notify
+// closes.
+type signal struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+func (s *signal) changed() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ch == nil {
+		s.ch = make(chan struct{})
+	}
+	return s.ch
+}
+
+func (s *signal) notify() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ch != nil {
+		close(s.ch)
+		s.ch = nil
+	}
+}
+
+// until waits until cond holds, checking it again each time s signals.
+func until(t testing.TB, what string, s *signal, cond func() bool) {
+	t.Helper()
+	timer := time.NewTimer(hangGuard)
+	defer timer.Stop()
+	for {
+		ch := s.changed() // before cond, so a change in between is not missed
+		if cond() {
+			return
+		}
+		select {
+		case <-ch:
+		case <-timer.C:
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
 // notes collects what a client was sent outside of answers.
 type notes struct {
-	mu   sync.Mutex
-	list []mcp.JSONRPCNotification
+	mu      sync.Mutex
+	list    []mcp.JSONRPCNotification
+	arrived signal
 }
 
 func (n *notes) add(x mcp.JSONRPCNotification) {
 	n.mu.Lock()
 	n.list = append(n.list, x)
 	n.mu.Unlock()
+	n.arrived.notify()
 }
 
 func (n *notes) of(method string) []mcp.JSONRPCNotification {
@@ -96,15 +163,64 @@ func (n *notes) of(method string) []mcp.JSONRPCNotification {
 	return out
 }
 
-// waitFor polls cond until it holds or d passes.
-func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
+// await waits until cond holds, checking it as each notification arrives.
+func (n *notes) await(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
+	until(t, what, &n.arrived, cond)
+}
+
+// remarks collects a gateway's Notef lines, for tests that wait on what the
+// gateway did (rebuilt its tools, reconnected).
+type remarks struct {
+	mu    sync.Mutex
+	lines []string
+	added signal
+}
+
+func (r *remarks) notef(format string, args ...any) {
+	r.mu.Lock()
+	r.lines = append(r.lines, fmt.Sprintf(format, args...))
+	r.mu.Unlock()
+	r.added.notify()
+}
+
+func (r *remarks) has(prefix string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.ContainsFunc(r.lines, func(l string) bool { return strings.HasPrefix(l, prefix) })
+}
+
+// await waits for a remark starting with prefix.
+func (r *remarks) await(t testing.TB, prefix string) {
+	t.Helper()
+	until(t, fmt.Sprintf("the gateway to say %q", prefix), &r.added, func() bool { return r.has(prefix) })
+}
+
+// watchTap starts watching s's protocol tap and returns a func that waits
+// until the tap has recorded a message with method (before or after the
+// watch began). Call it before the action that makes the message.
+func watchTap(t testing.TB, s *session.Session, method string) (await func()) {
+	ch, stop := s.Tap().Subscribe()
+	t.Cleanup(stop)
+	recorded := func() bool {
+		return slices.ContainsFunc(s.Tap().Messages(), func(m session.Message) bool { return m.Method == method })
+	}
+	return func() {
+		t.Helper()
+		timer := time.NewTimer(hangGuard)
+		defer timer.Stop()
+		// Each new message is a reason to look again; the tap's own record is
+		// the truth (a slow subscriber may miss messages, Messages does not).
+		for !recorded() {
+			select {
+			case _, ok := <-ch:
+				if !ok {
+					t.Fatalf("the tap closed before %s was recorded", method)
+				}
+			case <-timer.C:
+				t.Fatalf("timed out waiting for %s in the upstream tap", method)
+			}
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -146,7 +146,7 @@ func TestListChangedIsForwarded(t *testing.T) {
 		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText("psst"), nil
 		})
-	waitFor(t, 5*time.Second, "tools/list_changed", func() bool {
+	n.await(t, "tools/list_changed", func() bool {
 		return len(n.of("notifications/tools/list_changed")) > 0
 	})
 	res, err := c.ListTools(ctx, mcp.ListToolsRequest{})
@@ -163,7 +163,7 @@ func TestListChangedIsForwarded(t *testing.T) {
 	upSrv.AddResource(mcp.NewResource("test://c", "gamma"), func(context.Context, mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		return []mcp.ResourceContents{mcp.TextResourceContents{URI: "test://c", Text: "c"}}, nil
 	})
-	waitFor(t, 5*time.Second, "resources/list_changed", func() bool {
+	n.await(t, "resources/list_changed", func() bool {
 		return len(n.of("notifications/resources/list_changed")) > 0
 	})
 	rs, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
@@ -174,7 +174,7 @@ func TestListChangedIsForwarded(t *testing.T) {
 	upSrv.AddPrompt(mcp.NewPrompt("bye"), func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		return mcp.NewGetPromptResult("bye", nil), nil
 	})
-	waitFor(t, 5*time.Second, "prompts/list_changed", func() bool {
+	n.await(t, "prompts/list_changed", func() bool {
 		return len(n.of("notifications/prompts/list_changed")) > 0
 	})
 	ps, err := c.ListPrompts(ctx, mcp.ListPromptsRequest{})
@@ -187,7 +187,8 @@ func TestListChangedIsForwarded(t *testing.T) {
 // client, filtered by the level each one set: per session before
 // 2026-07-28, per request from then on.
 func TestLogsReachClientsAtTheirLevel(t *testing.T) {
-	up := openSession(t, session.Source{Kind: session.InProcess, Name: "lists", Server: listsServer()}, session.Options{})
+	upSrv := listsServer()
+	up := openSession(t, session.Source{Kind: session.InProcess, Name: "lists", Server: upSrv}, session.Options{})
 	g := newGateway(t, up, Options{Mode: ModeAQLSingle})
 	const legacy = "2025-11-25"
 	quiet, qn := inProcessClientAt(t, g, legacy)
@@ -214,10 +215,10 @@ func TestLogsReachClientsAtTheirLevel(t *testing.T) {
 	if r := callTool(t, quiet, "mcp_aql", `{"operation":"shout","params":{"text":"hey"}}`); r.IsError {
 		t.Fatal(text(r))
 	}
-	waitFor(t, 5*time.Second, "both log messages at the chatty client", func() bool {
+	cn.await(t, "both log messages at the chatty client", func() bool {
 		return levels(cn) == "warning/shout/warning: hey error/shout/error: hey"
 	})
-	waitFor(t, 5*time.Second, "the error at the quiet client", func() bool { return levels(qn) == "error/shout/error: hey" })
+	qn.await(t, "the error at the quiet client", func() bool { return levels(qn) == "error/shout/error: hey" })
 
 	// A 2026-07-28 client gets the messages of its own call at the level
 	// that call asked for, and nothing when it has no call running.
@@ -230,10 +231,19 @@ func TestLogsReachClientsAtTheirLevel(t *testing.T) {
 	if r := callTool(t, modern, "mcp_aql", `{"operation":"shout","params":{"text":"ho"}}`); r.IsError {
 		t.Fatal(text(r))
 	}
-	waitFor(t, 5*time.Second, "both messages at the modern client", func() bool {
+	mn.await(t, "both messages at the modern client", func() bool {
 		return levels(mn) == "warning/shout/warning: ho error/shout/error: ho"
 	})
-	time.Sleep(50 * time.Millisecond)
+	// Anything the gateway sent the idle client about that call came before
+	// what it sends every client next: it forwards the upstream's messages
+	// and rebuilds its tools on one event loop, in order, and each client's
+	// notifications arrive in order. So once the idle client hears of a new
+	// tool, it has heard all it ever will of the call.
+	upSrv.AddTool(mcp.NewTool("marker", mcp.WithDescription("Ends the test.")),
+		func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(""), nil
+		})
+	in.await(t, "tools/list_changed at the idle client", func() bool { return len(in.of("notifications/tools/list_changed")) > 0 })
 	if got := levels(in); got != "" {
 		t.Errorf("an idle 2026-07-28 client got %s", got)
 	}

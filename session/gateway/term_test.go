@@ -153,7 +153,7 @@ func TestTermRefusesBadCallsWithPositions(t *testing.T) {
 }
 
 func TestTermProgressAndCancellation(t *testing.T) {
-	up := demoSession(t)
+	up := demoProcessSession(t)
 	g := newGateway(t, up, Options{Mode: ModeTerm, Policy: allowAll(t)})
 	c, n := inProcessClient(t, g)
 
@@ -166,7 +166,12 @@ func TestTermProgressAndCancellation(t *testing.T) {
 		t.Fatalf("long_task: %v %s", err, text(res))
 	}
 	contains(t, text(res), `(ok (:steps 3 :completed 3`)
-	waitFor(t, 2*time.Second, "3 progress notifications", func() bool { return len(n.of("notifications/progress")) == 3 })
+	// The gateway forwarded all three before it answered; in process they
+	// travel to the client apart from the answer.
+	n.await(t, "3 progress notifications", func() bool { return len(n.of("notifications/progress")) >= 3 })
+	if got := len(n.of("notifications/progress")); got != 3 {
+		t.Errorf("%d progress notifications for 3 steps", got)
+	}
 	for i, p := range n.of("notifications/progress") {
 		f := p.Params.AdditionalFields
 		if f["progressToken"] != "tok-1" || f["progress"] != float64(i+1) || f["total"] != float64(3) {
@@ -181,24 +186,20 @@ func TestTermProgressAndCancellation(t *testing.T) {
 		res *mcp.CallToolResult
 		err error
 	}
+	cancelled := watchTap(t, up, "notifications/cancelled")
 	done := make(chan answer, 1)
 	go func() {
 		res, err := c.CallTool(ctx, req)
 		done <- answer{res, err}
 	}()
-	time.Sleep(300 * time.Millisecond)
+	// Give up once the job is under way upstream: its first progress is here.
+	n.await(t, "the long job's first progress", func() bool { return len(n.of("notifications/progress")) > 3 })
 	cancel()
 	// In process the client's context reaches the handler directly, so the
 	// gateway may still answer: then it says the call was cancelled.
 	if a := <-done; a.err == nil && (!a.res.IsError || !strings.HasPrefix(text(a.res), "(err canceled")) {
 		t.Fatalf("cancelled call: %s", text(a.res))
 	}
-	waitFor(t, 5*time.Second, "the upstream call to end cancelled", func() bool {
-		for _, m := range up.Tap().Messages() {
-			if m.Method == "notifications/cancelled" {
-				return true
-			}
-		}
-		return false
-	})
+	// The upstream call ends cancelled: the session told the server.
+	cancelled()
 }
