@@ -33,7 +33,6 @@ type e2eUpstream struct {
 	command string // how a process starts it on stdio
 	args    []string
 	env     map[string]string
-	inProc  bool // the Go side opens the demo server in process instead
 	calls   []e2eCall
 	extra   []scriptStep // resource and prompt steps
 }
@@ -44,7 +43,10 @@ func demoUpstream(t testing.TB) e2eUpstream {
 		t.Fatal(err)
 	}
 	return e2eUpstream{
-		name: "demo", command: exe, args: []string{"-test.run=^$"}, env: map[string]string{demoEnv: "1"}, inProc: true,
+		// A process on stdio behind the gateway too, not the server in
+		// process: there notifications travel apart from answers, so a
+		// call's last progress could reach the gateway after its answer.
+		name: "demo", command: exe, args: []string{"-test.run=^$"}, env: map[string]string{demoEnv: "1"},
 		calls: []e2eCall{
 			{Tool: "create_todo", Args: `{"title":"Buy milk","description":"two litres"}`},
 			{Tool: "list_todos", Args: `{"completed":false,"limit":2}`},
@@ -91,9 +93,6 @@ func everythingUpstream(t testing.TB) e2eUpstream {
 }
 
 func (u e2eUpstream) source() session.Source {
-	if u.inProc {
-		return session.Source{Kind: session.InProcess, Name: u.name, Server: demoServer()}
-	}
 	return session.Source{Kind: session.Stdio, Name: u.name, Command: u.command, Args: u.args, Env: u.env}
 }
 
@@ -108,11 +107,7 @@ func (u e2eUpstream) gatewayStdio(t testing.TB, m Mode) map[string]any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := serveSpec{Mode: m}
-	if !u.inProc {
-		spec.Command, spec.Args = u.command, u.args
-	}
-	b, _ := json.Marshal(spec)
+	b, _ := json.Marshal(serveSpec{Mode: m, Command: u.command, Args: u.args, Env: u.env})
 	return map[string]any{"kind": "stdio", "command": exe, "args": []string{"-test.run=^$"}, "env": map[string]string{serveEnv: string(b)}}
 }
 
@@ -226,8 +221,14 @@ func runEndToEnd(t *testing.T, u e2eUpstream) {
 			t.Fatalf("direct %s: %s", s.Op, s.Error)
 		}
 	}
+	for i, c := range u.calls {
+		if c.Progress {
+			checkDirectProgress(t, c.Tool, direct.Steps[i+1].Result)
+		}
+	}
 	for _, gw := range out.Sessions[1:] {
-		m := Mode(strings.SplitN(gw.Name, "/", 2)[0])
+		mode, tr, _ := strings.Cut(gw.Name, "/")
+		m := Mode(mode)
 		st := states[gw.Name]
 		t.Run(gw.Name, func(t *testing.T) {
 			if len(gw.Steps) != len(direct.Steps) {
@@ -243,7 +244,7 @@ func runEndToEnd(t *testing.T, u e2eUpstream) {
 					checkListed(t, st, s.Result)
 				case s.Op == "callTool":
 					c := u.calls[i-1]
-					checkCall(t, st, m, c, direct.Steps[i].Result, s.Result)
+					checkCall(t, st, m, tr, c, direct.Steps[i].Result, s.Result)
 				default:
 					// Resources and prompts pass through unchanged.
 					if !sameJSON(t, s.Result, normalized(t, direct.Steps[i].Result)) {
@@ -281,11 +282,20 @@ func checkListed(t *testing.T, st *state, raw json.RawMessage) {
 	}
 }
 
-func checkCall(t *testing.T, st *state, m Mode, c e2eCall, directRaw, gotRaw json.RawMessage) {
-	var d, g struct {
-		Result   json.RawMessage   `json:"result"`
-		Progress []json.RawMessage `json:"progress"`
-	}
+// callOutcome is client.mjs's answer to a callTool step: the result, the
+// progress the SDK's onprogress got, and the progress that reached the
+// transport before and after the answer.
+type callOutcome struct {
+	Result   json.RawMessage   `json:"result"`
+	Progress []json.RawMessage `json:"progress"`
+	Wire     struct {
+		Before []json.RawMessage `json:"before"`
+		After  []json.RawMessage `json:"after"`
+	} `json:"wire"`
+}
+
+func checkCall(t *testing.T, st *state, m Mode, tr string, c e2eCall, directRaw, gotRaw json.RawMessage) {
+	var d, g callOutcome
 	if err := json.Unmarshal(directRaw, &d); err != nil {
 		t.Fatal(err)
 	}
@@ -317,50 +327,97 @@ func checkCall(t *testing.T, st *state, m Mode, c e2eCall, directRaw, gotRaw jso
 		}
 	}
 	if c.Progress {
-		checkProgress(t, c.Tool, g.Progress, d.Progress)
+		checkProgress(t, c.Tool, tr, g, d)
 	}
 }
 
-// checkProgress: the upstream's progress reaches the client under the
-// client's own token (the SDK hands a callback only what carries its token).
-// How many arrive, and in which order, is not up to the gateway: a server
-// may write its last notifications after its answer (mcp-go's stdio server
-// does) and a client drops what comes after the answer; mcp-go's streamable
-// HTTP server can swap the last notifications of a request with each other
-// as it flushes them before the answer. So every notification that arrives
-// must be one the upstream sent, each once.
-func checkProgress(t *testing.T, tool string, got, direct []json.RawMessage) {
-	if len(got) == 0 || len(direct) == 0 {
-		t.Errorf("%s: no progress (gateway %d, direct %d notifications)", tool, len(got), len(direct))
+// checkDirectProgress: called directly, the upstream wrote every progress
+// notification of the call before its answer (the demo server as
+// `mcpterm demo-server` serves it, and server-everything, both do), in
+// order, and none after.
+func checkDirectProgress(t *testing.T, tool string, raw json.RawMessage) {
+	var d callOutcome
+	if err := json.Unmarshal(raw, &d); err != nil {
+		t.Fatal(err)
+	}
+	before := progressValues(t, d.Wire.Before)
+	if len(before) == 0 || float64(len(before)) != before[0].Total || len(d.Wire.After) != 0 {
+		t.Errorf("%s called directly: %d progress notifications before the answer and %d after, want all before: %s",
+			tool, len(before), len(d.Wire.After), clip(raw))
 		return
 	}
-	value := func(raw json.RawMessage) (p, total float64) {
-		var x struct {
-			Progress float64 `json:"progress"`
-			Total    float64 `json:"total"`
-		}
-		if err := json.Unmarshal(raw, &x); err != nil {
-			t.Fatal(err)
-		}
-		return x.Progress, x.Total
-	}
-	sent := map[float64]json.RawMessage{}
-	_, total := value(direct[0])
-	for _, d := range direct {
-		p, _ := value(d)
-		sent[p] = d
-	}
-	seen := map[float64]bool{}
-	for _, g := range got {
-		p, tot := value(g)
-		if p < 1 || p > total || tot != total || seen[p] {
-			t.Errorf("%s: progress %s (total %v, seen before %v)", tool, g, total, seen[p])
-		}
-		seen[p] = true
-		if d, ok := sent[p]; ok && !sameJSON(t, g, d) {
-			t.Errorf("%s: progress\n gateway %s\n direct  %s", tool, g, d)
+	for i, p := range before {
+		if p.Progress != float64(i+1) {
+			t.Errorf("%s called directly: progress %d is %v of %v", tool, i, p.Progress, p.Total)
 		}
 	}
+	checkCallbacks(t, tool+" called directly", d)
+}
+
+// checkProgress: the upstream's progress reaches the client under the
+// client's own token (the SDK hands the transport's progress to a callback
+// only when it carries its token). Over stdio the gateway holds its answer
+// until the progress it forwarded is written, and its upstream here is a
+// stdio process that writes progress first and the gateway reads in order,
+// so the client gets exactly what the upstream sent, before the answer.
+// Over streamable HTTP mcp-go forwards notifications on a goroutine of their
+// own, so how many arrive, and when, is not up to the gateway: each one that
+// arrives must be one the upstream sent, once.
+func checkProgress(t *testing.T, tool, tr string, g, d callOutcome) {
+	if tr == "stdio" {
+		if !sameJSON(t, mustJSON(g.Wire.Before), mustJSON(d.Wire.Before)) || len(g.Wire.After) != 0 {
+			t.Errorf("%s: progress before the answer\n gateway %s (and %d after)\n direct  %s",
+				tool, clip(mustJSON(g.Wire.Before)), len(g.Wire.After), clip(mustJSON(d.Wire.Before)))
+		}
+	} else {
+		sent := map[float64]json.RawMessage{}
+		for i, p := range progressValues(t, d.Wire.Before) {
+			sent[p.Progress] = d.Wire.Before[i]
+		}
+		arrived := append(append([]json.RawMessage(nil), g.Wire.Before...), g.Wire.After...)
+		seen := map[float64]bool{}
+		for i, p := range progressValues(t, arrived) {
+			if want, ok := sent[p.Progress]; !ok || seen[p.Progress] || !sameJSON(t, arrived[i], want) {
+				t.Errorf("%s: progress %s arrived (seen before: %v), the upstream sent %s", tool, arrived[i], seen[p.Progress], clip(mustJSON(d.Wire.Before)))
+			}
+			seen[p.Progress] = true
+		}
+	}
+	checkCallbacks(t, tool, g)
+}
+
+// checkCallbacks: what the SDK handed onprogress is some of what reached
+// it before the answer, in order.
+func checkCallbacks(t *testing.T, who string, o callOutcome) {
+	got, before := progressValues(t, o.Progress), progressValues(t, o.Wire.Before)
+	j := 0
+	for _, p := range got {
+		for j < len(before) && before[j] != p {
+			j++
+		}
+		if j == len(before) {
+			t.Errorf("%s: onprogress got %s, not among what arrived before the answer, in order: %s", who, clip(mustJSON(o.Progress)), clip(mustJSON(o.Wire.Before)))
+			return
+		}
+		j++
+	}
+}
+
+type progressValue struct {
+	Progress float64 `json:"progress"`
+	Total    float64 `json:"total"`
+	Message  string  `json:"message"`
+}
+
+func progressValues(t *testing.T, raws []json.RawMessage) []progressValue {
+	t.Helper()
+	out := make([]progressValue, len(raws))
+	for i, raw := range raws {
+		if err := json.Unmarshal(raw, &out[i]); err != nil {
+			t.Fatalf("progress %s: %v", raw, err)
+		}
+	}
+	return out
 }
 
 // normalized is a direct answer as mcp-go's types write it: they leave out

@@ -8,9 +8,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/mark3labs/mcp-go/server"
-
 	"github.com/mcpterm/mcpterm/session"
+	"github.com/mcpterm/mcpterm/session/demo"
 	"github.com/mcpterm/mcpterm/session/policy"
 )
 
@@ -38,7 +37,9 @@ func TestMain(m *testing.M) {
 		runFault(os.Getenv(faultEnv), os.Getenv(markEnv), os.Stdin, os.Stdout)
 		os.Exit(0)
 	case os.Getenv(demoEnv) != "":
-		_ = server.ServeStdio(demoServer())
+		// As `mcpterm demo-server` serves it: each call's progress is on
+		// stdout before its answer.
+		_ = demo.ServeStdio(context.Background(), demoServer(), os.Stdin, os.Stdout, log.New(os.Stderr, "demo: ", 0))
 		os.Exit(0)
 	case os.Getenv(serveEnv) != "":
 		if err := serveForTest(os.Getenv(serveEnv)); err != nil {

@@ -9,7 +9,12 @@
 // progress?}, listResources, listResourceTemplates, readResource {uri},
 // listPrompts, getPrompt {name, arguments}. The lists follow nextCursor to
 // the end. Every step answers {"op", "result"} or {"op", "error"}; callTool
-// with progress also collects the progress notifications it received.
+// with progress also collects the progress notifications the SDK handed its
+// onprogress callback, and those that reached the transport before and after
+// the answer (wire). The SDK runs notification handlers a microtask after it
+// settles an answer, so its callback misses progress that arrives in the same
+// read as the answer however well the server orders them; wire is the order
+// on the wire.
 import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -44,15 +49,42 @@ async function all(fetchPage, key) {
   throw new Error(`${key}: more than 100 pages`);
 }
 
-async function step(client, s) {
+// watchWire records, for the callTool pending on a session (steps run one at
+// a time), the progress notifications the transport delivers before and
+// after its answer.
+function watchWire(transport) {
+  const w = { call: null };
+  const send = transport.send.bind(transport);
+  transport.send = (m, opts) => {
+    if (w.call && m.method === "tools/call") w.call.id = m.id;
+    return send(m, opts);
+  };
+  const inner = transport.onmessage;
+  transport.onmessage = (m, extra) => {
+    const c = w.call;
+    if (c && m.method === "notifications/progress") {
+      const { progressToken, ...params } = m.params ?? {};
+      (c.answered ? c.after : c.before).push(params);
+    } else if (c && m.id !== undefined && m.id === c.id && ("result" in m || "error" in m)) {
+      c.answered = true;
+    }
+    inner?.(m, extra);
+  };
+  return w;
+}
+
+async function step(client, s, wire) {
   switch (s.op) {
     case "listTools":
       return { tools: await all((p) => client.listTools(p), "tools") };
     case "callTool": {
       const progress = [];
       const opts = s.progress ? { onprogress: (p) => progress.push(p) } : undefined;
+      const call = s.progress ? { id: undefined, answered: false, before: [], after: [] } : null;
+      wire.call = call;
       const result = await client.callTool({ name: s.name, arguments: s.arguments ?? {} }, undefined, opts);
-      return s.progress ? { result, progress } : { result };
+      // Late progress is counted until the session's next step starts.
+      return s.progress ? { result, progress, wire: call } : { result };
     }
     case "listResources":
       return { resources: await all((p) => client.listResources(p), "resources") };
@@ -73,11 +105,14 @@ async function run(session) {
   const client = new Client({ name: "mcpterm-e2e", version: "1.0.0" });
   const out = { name: session.name, steps: [] };
   try {
-    await client.connect(transportOf(session.transport));
+    const transport = transportOf(session.transport);
+    await client.connect(transport);
+    const wire = watchWire(transport);
     out.server = client.getServerVersion();
     for (const s of session.steps) {
+      wire.call = null;
       try {
-        out.steps.push({ op: s.op, result: await step(client, s) });
+        out.steps.push({ op: s.op, result: await step(client, s, wire) });
       } catch (e) {
         out.steps.push({ op: s.op, error: String(e?.message ?? e) });
       }
