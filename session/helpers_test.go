@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -67,7 +68,71 @@ func open(t testing.TB, src Source, opts Options) *Session {
 		t.Fatalf("Open(%s): %v", src, err)
 	}
 	t.Cleanup(func() { s.Close() })
+	watchActivity(t, s)
 	return s
+}
+
+// activity is how waitFor learns, without polling, that what it waits for
+// may have happened: a session opened with open() notifies it on every
+// event it publishes and every protocol message its tap records (what a
+// test can look at: Events, Tap, Stderr, which grows before its line is
+// published). It is one for the package's tests; a wake-up from another
+// test only costs a waiter a second look.
+var activity broadcast
+
+// broadcast wakes every waiter at once: next is a channel the next notify
+// closes.
+type broadcast struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+func (b *broadcast) next() <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ch == nil {
+		b.ch = make(chan struct{})
+	}
+	return b.ch
+}
+
+func (b *broadcast) notify() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ch != nil {
+		close(b.ch)
+		b.ch = nil
+	}
+}
+
+// watchActivity notifies activity of s's events and messages until the test
+// ends.
+func watchActivity(t testing.TB, s *Session) {
+	ctx, cancel := context.WithCancel(context.Background())
+	events := s.Subscribe(ctx)
+	msgs, stop := s.Tap().Subscribe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			select {
+			case _, ok := <-events:
+				if !ok {
+					return
+				}
+			case _, ok := <-msgs:
+				if !ok {
+					return
+				}
+			}
+			activity.notify()
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		stop()
+		<-done
+	})
 }
 
 func obj(t testing.TB, src string) *ojson.Value {
@@ -91,15 +156,26 @@ func resultText(r *CallResult) string {
 	return b.String()
 }
 
-// waitFor polls cond until it holds or the deadline passes.
+// waitFor waits until cond holds, looking again each time something cond
+// can see changes: an event or protocol message of a session opened with
+// open(), or a note of a testserver.Recorder. d only turns a hang into a
+// failure.
 func waitFor(t testing.TB, d time.Duration, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	for {
+		// Taken before cond, so a change in between is not missed.
+		session, recorder := activity.next(), testserver.Noted()
+		if cond() {
+			return
+		}
+		select {
+		case <-session:
+		case <-recorder:
+		case <-timer.C:
 			t.Fatalf("timed out waiting for %s", what)
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 )
 
 // Fault modes of RunFault, each a way real servers break.
@@ -190,6 +189,4 @@ func RunFault(mode string, in io.Reader, out, errOut io.Writer) {
 			rpcError(m.ID, -32601, "Method not found: "+m.Method)
 		}
 	}
-	// Give a test a moment to see stderr before exit when stdin closes.
-	time.Sleep(10 * time.Millisecond)
 }

@@ -40,12 +40,50 @@ func (r *Recorder) call() {
 	r.mu.Lock()
 	r.calls++
 	r.mu.Unlock()
+	noted.notify()
 }
 
 func (r *Recorder) cancel(tool string) {
 	r.mu.Lock()
 	r.cancelled = append(r.cancelled, tool)
 	r.mu.Unlock()
+	noted.notify()
+}
+
+// noted wakes whoever waits on what a Recorder saw. It is one for the
+// process because tests make Recorders as plain &Recorder{} values, with
+// nowhere to hang a per-test signal; a wake-up meant for another test only
+// costs the waiter a second look.
+var noted broadcast
+
+// Noted returns a channel closed the next time any Recorder notes a call
+// or a cancellation. Take it before looking at the Recorder, so a note in
+// between is not missed.
+func Noted() <-chan struct{} { return noted.next() }
+
+// broadcast wakes every waiter at once: next is a channel the next notify
+// closes.
+type broadcast struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+func (b *broadcast) next() <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ch == nil {
+		b.ch = make(chan struct{})
+	}
+	return b.ch
+}
+
+func (b *broadcast) notify() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ch != nil {
+		close(b.ch)
+		b.ch = nil
+	}
 }
 
 // Tool schemas written by hand so key order and unknown keys ("x-order")
