@@ -1,6 +1,7 @@
 package history
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -188,29 +189,52 @@ func TestCrashMidAppend(t *testing.T) {
 		if err != nil {
 			os.Exit(3)
 		}
+		ready := false
 		for i := 0; ; i++ {
 			if err := l.Append(Entry{Tool: fmt.Sprint("call", i), Summary: strings.Repeat("s", i%5000), Outcome: OK}); err != nil {
 				os.Exit(4)
+			}
+			// Tell the test once there is enough to crash over, and keep
+			// appending as fast as before.
+			if !ready && i%64 == 0 {
+				if fi, err := os.Stat(path); err == nil && fi.Size() > 200<<10 {
+					fmt.Println("written")
+					ready = true
+				}
 			}
 		}
 	}
 	path := filepath.Join(t.TempDir(), "history.jsonl")
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashMidAppend$")
 	cmd.Env = append(os.Environ(), "MCPTERM_HISTORY_CRASH_HELPER="+path)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		fi, err := os.Stat(path)
-		if err == nil && fi.Size() > 200<<10 {
-			break
+	said := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if sc.Text() == "written" {
+				said <- true
+				return
+			}
 		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			t.Fatal("helper did not write")
+		said <- false // the helper exited (or closed stdout) without saying it
+	}()
+	select {
+	case ok := <-said:
+		if !ok {
+			cmd.Wait()
+			t.Fatalf("helper did not write: %v", cmd.ProcessState)
 		}
-		time.Sleep(5 * time.Millisecond)
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatal("helper did not write")
 	}
 	cmd.Process.Kill()
 	cmd.Wait()
