@@ -3,6 +3,7 @@ package session
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strconv"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -53,9 +54,17 @@ func (s *Session) onNotification(gen int, n mcp.JSONRPCNotification) {
 	}
 }
 
+// str reads a string whether it came off the wire or straight from an
+// in-process server, which may hand over a named string type such as
+// mcp.LoggingLevel.
 func str(v any) string {
-	s, _ := v.(string)
-	return s
+	if s, ok := v.(string); ok {
+		return s
+	}
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.String {
+		return rv.String()
+	}
+	return ""
 }
 
 // num reads a number whether it came off the wire (float64, json.Number) or
