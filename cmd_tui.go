@@ -1,23 +1,22 @@
 package main
 
 import (
-	"crypto/sha256"
+	"context"
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
-
-	"github.com/mcpterm/mcpterm/convert/safe"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpterm/mcpterm/convert/aql"
+	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/session/history"
 	"github.com/mcpterm/mcpterm/themes"
 	"github.com/mcpterm/mcpterm/tokens"
 	"github.com/mcpterm/mcpterm/ui"
-	"github.com/mcpterm/mcpterm/ui/live"
 )
 
 // runTUI opens the workbench. The server is chosen as everywhere else
@@ -60,39 +59,33 @@ func (c *cli) runTUI(args []string) int {
 			return exitUsage
 		}
 	}
-	p, err := c.prepare(&sf, session.Options{ClientName: "mcpterm"})
+	env := c.env()
+	env.Cwd, _ = os.Getwd()
+	env.Home, _ = os.UserHomeDir()
+	target, err := session.Resolve(sf.Selection, env, session.Options{ClientName: "mcpterm"})
 	if err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm:", err)
 		return exitUsage
 	}
-	if p.trace != nil {
-		defer p.trace.Close()
-	}
-	home, _ := os.UserHomeDir()
-	store, err := live.NewStore(c.getenv, home, draftKey(p.sel.src), history.Options{Redactor: p.redactor})
-	co := live.ConnectOptions{RetrySSE: p.sel.retrySSE}
-	if err != nil {
-		fmt.Fprintln(c.stderr, "mcpterm: the draft and history are kept in memory only:", err)
-	} else {
-		co.History = store.Log()
-	}
-	wd, _ := os.Getwd()
-	redactor := p.redactor
+	defer target.Close()
 	opts := ui.Options{
-		Connect:      live.Connect(p.sel.src, p.opts, co),
-		Counter:      live.NewCounter(),
-		Codec:        &live.Codec{Overrides: ov},
-		Renderer:     &live.Renderer{Overrides: ov},
-		Classifier:   &live.Classifier{Overrides: ov},
-		Sanitize:     func(s string) string { return safe.Text(redactor.Redact(s)) },
+		Connect:      func(ctx context.Context) (ui.Session, error) { return session.Connect(ctx, target) },
+		Target:       target.Redactor.Redact(target.Source.String()),
+		Overrides:    ov,
+		DraftKey:     target.DraftKey(),
+		Sanitize:     func(s string) string { return safe.Text(target.Redactor.Redact(s)) },
 		Theme:        choice,
 		Encoding:     *enc,
-		WorkingDir:   wd,
+		WorkingDir:   env.Cwd,
 		DisableMouse: *noMouse,
-		WriteFile:    func(path string, data []byte) error { return history.WriteFileAtomic(path, data, 0o644) },
 	}
-	if store != nil {
-		opts.Store = store
+	if dir, err := history.StateDir(c.getenv, env.Home); err != nil {
+		fmt.Fprintln(c.stderr, "mcpterm: the draft and history are kept in memory only:", err)
+	} else if log, err := history.Open(filepath.Join(dir, "history.jsonl"), history.Options{Redactor: target.Redactor}); err != nil {
+		fmt.Fprintln(c.stderr, "mcpterm: the draft and history are kept in memory only:", err)
+	} else {
+		opts.History = log
+		opts.Drafts = history.NewDrafts(filepath.Join(dir, "drafts"))
 	}
 	prog := tea.NewProgram(ui.New(opts))
 	if _, err := prog.Run(); err != nil {
@@ -100,19 +93,6 @@ func (c *cli) runTUI(args []string) int {
 		return exitConnect
 	}
 	return exitOK
-}
-
-// draftKey names the composer's draft after the server, so each server
-// keeps its own (the source's description holds no secrets).
-func draftKey(src session.Source) string {
-	if src.Kind == session.InProcess {
-		return "demo"
-	}
-	k := src.String()
-	if len(k) > 80 { // a file name; long command lines are shortened by a hash
-		k = fmt.Sprintf("%s-%x", k[:60], sha256.Sum256([]byte(k)))[:80]
-	}
-	return k
 }
 
 func validEncoding(enc string) bool {

@@ -8,10 +8,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpterm/mcpterm/convert/call"
+	"github.com/mcpterm/mcpterm/convert"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 	"github.com/mcpterm/mcpterm/session"
-	"github.com/mcpterm/mcpterm/session/demo"
 	"github.com/mcpterm/mcpterm/tokens"
 )
 
@@ -33,13 +32,14 @@ func bigSet(n int) *toolset.Set {
 	return set
 }
 
-// readyModel is a connected model with counts, built without a program:
-// every Cmd is run synchronously until the model is settled.
+// setEnv is the workbench on an offline session over set.
+func setEnv(tb testing.TB, set *toolset.Set) *env {
+	return serverEnv(tb, session.Source{Kind: session.Offline, Name: set.Server, Tools: set})
+}
+
+// readyModel is a model on set with its counts in.
 func readyModel(tb testing.TB, set *toolset.Set, w, h int) *Model {
-	b := newFakeBackend()
-	b.set = set
-	opts, _, _ := fakeOptions(b)
-	hs := newHarness(tb, opts, w, h)
+	hs := newHarness(tb, setEnv(tb, set).opts, w, h)
 	hs.ready()
 	return hs.m
 }
@@ -47,13 +47,63 @@ func readyModel(tb testing.TB, set *toolset.Set, w, h int) *Model {
 // Time to first frame: building the model and drawing the connecting
 // screen, before any Cmd (connect, tokenizer) has run.
 func BenchmarkFirstFrame(b *testing.B) {
-	opts, _, _ := fakeOptions(newFakeBackend())
-	opts.Connect = func(ctx context.Context) (Backend, error) { <-ctx.Done(); return nil, ctx.Err() }
+	opts := demoEnv(b).opts
 	b.ReportAllocs()
 	for b.Loop() {
 		m := New(opts)
 		m.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 		_ = m.View()
+	}
+}
+
+// From a tool list arriving to every per-tool count being ready in the
+// workbench model: the catalog built for the list (what the Cmd that fetched
+// it does), the model taking it, the report Cmd it asks for, and the model
+// taking the report — against tokens.BuildWith on the same list, which is
+// what `mcpterm tokens` does. Both count with the counter cache off, so
+// every text is counted afresh in every iteration.
+func BenchmarkListToCounts(b *testing.B) {
+	cs := tokens.NewCounters(tokens.CacheBytes(0))
+	c, err := cs.Get(tokens.DefaultEncoding)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := c.Wait(context.Background()); err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{1000, 5000} {
+		set := bigSet(n)
+		b.Run(fmt.Sprintf("%d/model", n), func(b *testing.B) {
+			e := setEnv(b, set)
+			e.opts.Counters = cs
+			hs := newHarness(b, e.opts, 160, 48)
+			hs.ready()
+			m := hs.m
+			b.ReportAllocs()
+			for b.Loop() {
+				m.listGen++
+				cat := newCatalog(m.listGen, m.sess, set, m.opts)
+				m.Update(toolsMsg{t: m.issue(kindTools, false), set: set, cat: cat})
+				m.Update(m.reportCmd()())
+				r := m.Report()
+				if r == nil || len(r.Tools) != n {
+					b.Fatal("the counts are not ready")
+				}
+				if tc, ok := r.Tool(set.Tools[n-1].Name); !ok || tc.Counts["term"] <= 0 {
+					b.Fatal("the last tool has no count")
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/tool")
+		})
+		b.Run(fmt.Sprintf("%d/tokens.BuildWith", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := tokens.BuildWith(c, []*toolset.Set{set}, convert.FormsFor(nil), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/tool")
+		})
 	}
 }
 
@@ -71,103 +121,6 @@ func BenchmarkView1000Tools(b *testing.B) {
 	}
 }
 
-// fourKCall is a ~4 KB JSON batch for the composer.
-func fourKCall() string {
-	var parts []string
-	for i := 0; len(strings.Join(parts, ",\n")) < 4000; i++ {
-		parts = append(parts, fmt.Sprintf(`{"name": "file_read", "arguments": {"path": "/docs/file-%03d.md", "encoding": "utf8", "offset": %d}}`, i, i*10))
-	}
-	return "[" + strings.Join(parts, ",\n") + "]"
-}
-
-// Keystroke to updated count in the composer holding a 4 KB call: the key's
-// Update, the parse + validation + token count it triggers, and applying
-// that result.
-func BenchmarkKeystrokeToCount4KB(b *testing.B) {
-	m := readyModel(b, fakeSet(), 160, 48)
-	m.Update(keyMsg("2"))
-	m.composer.setText(fourKCall())
-	m.composer.editor.MoveToEnd()
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		k := keyMsg(" ")
-		if i%2 == 1 {
-			k = keyMsg("backspace")
-		}
-		i++
-		m.Update(k)
-		msg := m.checkCmd()()
-		m.Update(msg)
-		if m.composer.checked != m.composer.seq {
-			b.Fatal("count not updated")
-		}
-	}
-}
-
-// The same with the frame drawn, as the user sees it.
-func BenchmarkKeystrokeToFrame4KB(b *testing.B) {
-	m := readyModel(b, fakeSet(), 160, 48)
-	m.Update(keyMsg("2"))
-	m.composer.setText(fourKCall())
-	m.composer.editor.MoveToEnd()
-	b.ReportAllocs()
-	i := 0
-	for b.Loop() {
-		k := keyMsg(" ")
-		if i%2 == 1 {
-			k = keyMsg("backspace")
-		}
-		i++
-		m.Update(k)
-		m.Update(m.checkCmd()())
-		_ = m.View()
-	}
-}
-
-// The same measurements with the real pieces: the demo server's tools,
-// convert/call's parser and validator, and tiktoken's o200k counts (the
-// adapters are the few lines package live has; live imports ui, so ui's own
-// tests cannot import it).
-
-type benchCodec struct {
-	JSONCodec
-	r *call.Resolver
-}
-
-func (c benchCodec) Parse(set *toolset.Set, src string) (*Parsed, error) {
-	b, err := c.r.Parse(src)
-	if err != nil {
-		return nil, err
-	}
-	p := &Parsed{Syntax: "sexpr", Batch: b.IsBatch}
-	for _, cl := range b.Calls {
-		p.Calls = append(p.Calls, ParsedCall{ID: cl.ID, Tool: cl.Tool, Arguments: cl.Arguments})
-	}
-	return p, nil
-}
-
-type benchCounter struct{ c *tokens.Counter }
-
-func (b benchCounter) Encodings() []string   { return []string{tokens.O200kBase} }
-func (b benchCounter) Load(string) error     { return b.c.Wait(context.Background()) }
-func (b benchCounter) Ready(string) bool     { return b.c.Ready() }
-func (b benchCounter) Count(_, s string) int { n, _, _ := b.c.TryCount(s); return n }
-
-func demoSet(tb testing.TB) *toolset.Set {
-	ctx := context.Background()
-	s, err := session.Open(ctx, session.Source{Kind: session.InProcess, Server: demo.New(demo.Options{Seed: 1})}, session.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { s.Close() })
-	set, err := s.Tools(ctx)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return set
-}
-
 // fourKBatch is a ~4 KB MCP-Term batch of file_read calls.
 func fourKBatch() string {
 	var b strings.Builder
@@ -179,28 +132,27 @@ func fourKBatch() string {
 	return b.String()
 }
 
-func BenchmarkRealKeystrokeToCount4KB(b *testing.B) {
-	set := demoSet(b)
-	tc, err := tokens.NewCounter(tokens.O200kBase)
-	if err != nil {
-		b.Fatal(err)
-	}
-	be := newFakeBackend()
-	be.set = set
-	opts, _, _ := fakeOptions(be)
-	opts.Codec = benchCodec{r: call.NewResolver(set)}
-	opts.Counter = benchCounter{tc}
-	opts.Encoding = tokens.O200kBase
-	hs := newHarness(b, opts, 160, 48)
+// composing4KB is a model on the demo server with a 4 KB batch in the
+// composer and the cursor inside it.
+func composing4KB(tb testing.TB) *Model {
+	hs := newHarness(tb, demoEnv(tb).opts, 160, 48)
 	hs.ready()
 	m := hs.m
 	m.Update(keyMsg("2"))
 	m.composer.setText(fourKBatch())
 	m.composer.editor.MoveToEnd()
 	m.composer.editor.CursorUp()
-	if ck, _ := checkComposer(m.set, m.opts.Codec, m.opts.Counter, m.enc, m.composer.Value(), 1, false); ck.err != nil {
-		b.Fatalf("the 4 KB batch does not parse: %v", ck.err)
+	if ck := checkComposer(m.cat.codec, m.counter(m.enc), m.composer.Value(), false); ck.err != nil {
+		tb.Fatalf("the 4 KB batch does not read: %v", ck.err)
 	}
+	return m
+}
+
+// Keystroke to updated count in the composer holding a 4 KB batch: the
+// key's Update, the read + validation + token count it triggers (the real
+// codec and o200k), and applying that result.
+func BenchmarkKeystrokeToCount4KB(b *testing.B) {
+	m := composing4KB(b)
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
@@ -211,9 +163,26 @@ func BenchmarkRealKeystrokeToCount4KB(b *testing.B) {
 		i++
 		m.Update(k)
 		m.Update(m.checkCmd()())
-		if m.composer.checked != m.composer.seq || !m.composer.counted {
+		if m.composer.checked != m.composer.seq || !m.composer.check.counted {
 			b.Fatal("count not updated")
 		}
+	}
+}
+
+// The same with the frame drawn, as the user sees it.
+func BenchmarkKeystrokeToFrame4KB(b *testing.B) {
+	m := composing4KB(b)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		k := keyMsg("1")
+		if i%2 == 1 {
+			k = keyMsg("backspace")
+		}
+		i++
+		m.Update(k)
+		m.Update(m.checkCmd()())
+		_ = m.View()
 	}
 }
 

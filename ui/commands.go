@@ -10,70 +10,112 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpterm/mcpterm/convert"
+	"github.com/mcpterm/mcpterm/session"
+	"github.com/mcpterm/mcpterm/session/history"
+	"github.com/mcpterm/mcpterm/tokens"
 )
 
 // Every function here returns a tea.Cmd: the I/O and the slow work happen
-// inside it, and its message names what it answers.
+// inside it, and its reply carries the ticket of what it answers. A Cmd
+// reads only what it was handed when it was made, never the model.
 
 const connectTimeout = 45 * time.Second
 
+// connectCmd opens the session and lists its tools, and builds the
+// catalog of that list off the UI goroutine.
 func (m *Model) connectCmd() tea.Cmd {
-	m.attempt++
+	t := m.issue(kindConnect, false)
 	m.conn = connConnecting
 	m.connErr = nil
 	m.connStart = m.opts.Now()
-	attempt, connect := m.attempt, m.opts.Connect
-	if connect == nil {
-		return func() tea.Msg {
-			return connectedMsg{attempt: attempt, err: errors.New("no server selected")}
-		}
+	m.listGen++
+	gen, opts := m.listGen, m.opts
+	if opts.Connect == nil {
+		return func() tea.Msg { return connectedMsg{t: t, err: errors.New("no server selected")} }
 	}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), connectTimeout)
 		defer cancel()
-		b, err := connect(ctx)
-		return connectedMsg{attempt: attempt, backend: b, err: err}
+		s, err := opts.Connect(ctx)
+		if err != nil {
+			return connectedMsg{t: t, err: err}
+		}
+		set, err := s.Tools(ctx)
+		if err != nil {
+			_ = s.Close()
+			return connectedMsg{t: t, err: err}
+		}
+		return connectedMsg{t: t, sess: s, info: s.Info(), cat: newCatalog(gen, s, set, opts)}
 	}
+}
+
+// closeCmd closes a session no longer shown (a stale attempt, a retry).
+func closeCmd(s Session) tea.Cmd {
+	if s == nil {
+		return nil
+	}
+	return func() tea.Msg { _ = s.Close(); return nil }
 }
 
 func (m *Model) loadEncodingCmd(enc string) tea.Cmd {
-	c := m.opts.Counter
-	return func() tea.Msg { return tokenizerMsg{enc: enc, err: c.Load(enc)} }
-}
-
-// reportCmd recounts the whole server for the current encoding (once per
-// encoding and tool list; cached in m.reports).
-func (m *Model) reportCmd() tea.Cmd {
-	if m.set == nil || m.opts.Counter == nil || !m.encReady[m.enc] {
-		return nil
-	}
-	if r := m.reports[m.enc]; r != nil {
-		m.tools.setReport(r, m.primaryForm())
-		return nil
-	}
-	m.repSeq++
-	seq, set, r, c, enc := m.repSeq, m.set, m.opts.Renderer, m.opts.Counter, m.enc
+	cs := m.opts.Counters
 	return func() tea.Msg {
-		rep, err := computeReport(set, r, c, enc)
-		return reportMsg{seq: seq, report: rep, err: err}
+		c, err := cs.Get(enc)
+		if err == nil {
+			err = c.Wait(context.Background())
+		}
+		return tokenizerMsg{enc: enc, err: err}
 	}
 }
 
-// schemaCmd renders the side-by-side pane for the selected tool unless the
-// result is cached.
+// counter is the loaded counter of enc, or nil while it loads.
+func (m *Model) counter(enc string) *tokens.Counter {
+	if !m.encReady[enc] {
+		return nil
+	}
+	c, err := m.opts.Counters.Get(enc)
+	if err != nil {
+		return nil
+	}
+	return c
+}
+
+// reportCmd counts the tool list for the current encoding with the same
+// call `mcpterm tokens` makes (tokens.BuildFrom over the catalog's
+// renderer), once per encoding and tool list.
+func (m *Model) reportCmd() tea.Cmd {
+	c := m.counter(m.enc)
+	if m.cat == nil || c == nil || m.reports[m.enc] != nil {
+		return nil
+	}
+	t, enc, rd := m.issue(kindReport, true), m.enc, m.cat.renderer
+	return func() tea.Msg {
+		rep, err := tokens.BuildFrom(c, []*convert.Renderer{rd})
+		msg := reportMsg{t: t, enc: enc, err: err}
+		if err == nil && len(rep.Servers) == 1 {
+			msg.report = rep.Servers[0]
+		}
+		return msg
+	}
+}
+
+// schemaCmd renders the side-by-side pane for the selected tool unless it
+// is cached.
 func (m *Model) schemaCmd() tea.Cmd {
 	tool := m.tools.selected()
-	counted := m.opts.Counter != nil && m.encReady[m.enc]
-	k, need := m.schema.target(tool, m.enc, counted)
-	if !need {
+	rep := m.reports[m.enc]
+	k, need := m.schema.target(tool, m.enc, rep != nil)
+	if !need || m.cat == nil {
 		return nil
 	}
-	st, set, r, c, san := *m.styles, m.set, m.opts.Renderer, m.opts.Counter, m.opts.Sanitize
-	return func() tea.Msg { return renderSchema(k, st, set, tool, r, c, san) }
+	t, st, cat, san := m.issue(kindSchema, true), *m.styles, m.cat, m.opts.Sanitize
+	return func() tea.Msg { return renderSchema(t, k, st, cat, tool, rep, san) }
 }
 
 // checkCmd parses, validates and counts the composer's text for its
-// current edit sequence.
+// current edit.
 func (m *Model) checkCmd() tea.Cmd {
 	seq, src := m.composer.seq, m.composer.Value()
 	if strings.TrimSpace(src) == "" {
@@ -81,118 +123,99 @@ func (m *Model) checkCmd() tea.Cmd {
 		m.composer.check = composerCheck{}
 		return nil
 	}
-	set, codec, c, enc, id, pv := m.set, m.opts.Codec, m.opts.Counter, m.enc, m.nextRunID+1, m.composer.preview
-	if set == nil {
+	if m.cat == nil {
 		return nil
 	}
-	return func() tea.Msg {
-		ck, counted := checkComposer(set, codec, c, enc, src, id, pv)
-		return checkMsg{seq: seq, check: ck, counts: counted}
-	}
+	t, codec, c, pv := m.issue(kindCheck, true), m.cat.codec, m.counter(m.enc), m.composer.preview
+	return func() tea.Msg { return checkMsg{t: t, seq: seq, check: checkComposer(codec, c, src, pv)} }
 }
 
 func (m *Model) loadDraftCmd() tea.Cmd {
-	store := m.opts.Store
+	o := m.opts
+	if o.Drafts == nil {
+		return nil
+	}
 	return func() tea.Msg {
-		d, err := store.LoadDraft()
-		h, herr := store.History(500)
-		return draftLoadedMsg{text: d, history: h, err: errors.Join(err, herr)}
+		d, err := o.Drafts.Load(o.DraftKey)
+		return draftLoadedMsg{text: d, err: err}
 	}
 }
+
+// loadHistoryCmd reads back the calls made to server (here or with
+// `mcpterm call`), for the composer's ↑.
+func (m *Model) loadHistoryCmd(server string) tea.Cmd {
+	log := m.opts.History
+	if log == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		h, err := log.Sources(server, maxHistory)
+		return historyLoadedMsg{server: server, history: h, err: err}
+	}
+}
+
+// maxHistory is how many past calls ↑ goes back through.
+const maxHistory = 500
+
+// autosaveDelay batches keystrokes into one draft write.
+const autosaveDelay = 400 * time.Millisecond
 
 func (m *Model) autosaveCmd() tea.Cmd {
-	m.composer.saveSeq++
-	seq := m.composer.saveSeq
-	return tea.Tick(autosaveDelay, func(time.Time) tea.Msg { return draftTickMsg{seq: seq} })
+	t := m.issue(kindDraft, false)
+	return tea.Tick(autosaveDelay, func(time.Time) tea.Msg { return draftTickMsg{t: t} })
 }
 
-func (m *Model) saveDraftCmd(seq int) tea.Cmd {
-	store, text := m.opts.Store, m.composer.Value()
-	return func() tea.Msg { return draftSavedMsg{seq: seq, err: store.SaveDraft(text)} }
+// draftWriter serialises the draft's writes and lets quitting wait for the
+// one in flight, so the program never exits halfway through a write.
+type draftWriter struct {
+	mu sync.Mutex
+	wg sync.WaitGroup
 }
 
-// subscribeCmd waits for the next session event and drains whatever else
-// is already buffered, so a flood costs one Update per batch.
-func subscribeCmd(ch <-chan Event, gen int) tea.Cmd {
+// saveCmd writes text as the draft. The write is counted before the Cmd
+// is handed out, so a quit that starts before the Cmd runs still waits.
+func (d *draftWriter) saveCmd(t ticket, drafts *history.Drafts, key, text string) tea.Cmd {
+	if drafts == nil {
+		return nil
+	}
+	d.wg.Add(1)
 	return func() tea.Msg {
-		e, ok := <-ch
-		if !ok {
-			return eventsMsg{gen: gen, closed: true}
-		}
-		evs := []Event{e}
-		for len(evs) < 512 {
-			select {
-			case e, ok := <-ch:
-				if !ok {
-					return eventsMsg{gen: gen, events: evs, closed: true}
-				}
-				evs = append(evs, e)
-			default:
-				return eventsMsg{gen: gen, events: evs}
-			}
-		}
-		return eventsMsg{gen: gen, events: evs}
+		defer d.wg.Done()
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		return draftSavedMsg{t: t, err: drafts.Save(key, text)}
 	}
 }
 
-// runCmd executes a run's calls: one after another, or up to Concurrency at
-// once; with StopOnError the calls not yet started after a failure are
-// skipped. Cancelling ctx cancels the calls in flight.
-func runCmd(ctx context.Context, b Backend, id int64, src string, p *Parsed, now func() time.Time) tea.Cmd {
+// feedCmd waits for the next item of the session's feed or a progress
+// note of a run, then drains whatever else is already buffered, so a
+// flood costs one Update per batch. It is the UI's one subscription.
+func feedCmd(t ticket, feed <-chan session.FeedItem, progress <-chan progressNote) tea.Cmd {
 	return func() tea.Msg {
-		items := make([]runItem, len(p.Calls))
-		conc := max(p.Concurrency, 1)
-		sem := make(chan struct{}, conc)
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		failed := false
-		for i, c := range p.Calls {
-			items[i] = runItem{ID: c.ID, Tool: c.Tool, Args: c.Arguments}
-			if c.Direct != nil {
-				items[i].Result = c.Direct
-				continue
+		msg := feedMsg{t: t}
+		select {
+		case it, ok := <-feed:
+			if !ok {
+				msg.closed = true
+				return msg
 			}
-			sem <- struct{}{}
-			mu.Lock()
-			skip := failed && p.StopOnError
-			mu.Unlock()
-			if skip || ctx.Err() != nil {
-				<-sem
-				if ctx.Err() != nil {
-					items[i].Err = errors.New("cancelled before it started")
-				} else {
-					items[i].Err = errors.New("skipped: an earlier call failed (stop-on-error)")
-				}
-				continue
-			}
-			wg.Add(1)
-			go func(i int, c ParsedCall) {
-				defer wg.Done()
-				defer func() { <-sem }()
-				t0 := now()
-				res, err := b.Call(ctx, CallRequest{ID: id, Tool: c.Tool, Arguments: c.Arguments, Source: src, Batch: p.Batch, BatchID: c.ID})
-				if err == nil && res != nil && c.Answer != nil {
-					res = c.Answer(res)
-				}
-				d := now().Sub(t0)
-				if res != nil && res.Duration > 0 {
-					d = res.Duration
-				}
-				mu.Lock()
-				items[i].Result, items[i].Err, items[i].Duration = res, err, d
-				if err != nil || (res != nil && res.IsError) {
-					failed = true
-				}
-				mu.Unlock()
-			}(i, c)
-			if conc == 1 {
-				wg.Wait()
-			}
+			msg.items = append(msg.items, it)
+		case p := <-progress:
+			msg.progress = append(msg.progress, p)
 		}
-		wg.Wait()
-		msg := callDoneMsg{runID: id, items: items}
-		if ctx.Err() != nil {
-			msg.err = context.Canceled
+		for len(msg.items)+len(msg.progress) < 512 {
+			select {
+			case it, ok := <-feed:
+				if !ok {
+					msg.closed = true
+					return msg
+				}
+				msg.items = append(msg.items, it)
+			case p := <-progress:
+				msg.progress = append(msg.progress, p)
+			default:
+				return msg
+			}
 		}
 		return msg
 	}
@@ -204,76 +227,91 @@ func (m *Model) renderResultsCmd() tea.Cmd {
 		return nil
 	}
 	r := m.results.current()
-	st, codec, c, san := *m.styles, m.opts.Codec, m.opts.Counter, m.opts.Sanitize
+	t, st, c, san := m.issue(kindRender, false), *m.styles, m.counter(m.enc), m.opts.Sanitize
 	return func() tea.Msg {
-		return resultsRenderedMsg{key: k, text: renderResults(r, k, st, codec, c, san)}
+		return resultsRenderedMsg{t: t, key: k, text: renderResults(r, k, st, c, san)}
 	}
 }
 
 func (m *Model) loadExploreCmd() tea.Cmd {
-	b, gen := m.backend, m.gen
-	if b == nil {
+	s := m.sess
+	if s == nil {
 		return nil
 	}
+	t := m.issue(kindExplore, false)
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		var msg exploreMsg
-		msg.gen = gen
-		msg.resources, msg.errs[0] = b.Resources(ctx)
-		msg.templates, msg.errs[1] = b.ResourceTemplates(ctx)
-		msg.prompts, msg.errs[2] = b.Prompts(ctx)
+		msg := exploreMsg{t: t}
+		msg.resources, msg.errs[0] = s.Resources(ctx)
+		msg.templates, msg.errs[1] = s.ResourceTemplates(ctx)
+		msg.prompts, msg.errs[2] = s.Prompts(ctx)
 		return msg
 	}
 }
 
 func (m *Model) readResourceCmd(uri string) tea.Cmd {
-	m.nextReq++
-	id, b, st, san, w := m.nextReq, m.backend, *m.styles, m.opts.Sanitize, m.explore.detail.Width()
-	m.explore.waitDetail(id, oneLine(san(uri)))
+	s := m.sess
+	if s == nil {
+		return nil
+	}
+	t, st, san, w := m.issue(kindDetail, false), *m.styles, m.opts.Sanitize, m.explore.detail.Width()
+	title := oneLine(san(uri))
+	m.explore.waitDetail(title)
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		cs, err := b.ReadResource(ctx, uri)
+		rc, err := s.ReadResource(ctx, uri)
 		if err != nil {
-			return detailMsg{reqID: id, title: oneLine(san(uri)), err: err}
+			return detailMsg{t: t, title: title, err: err}
 		}
-		body := renderContents(&CallResult{Content: cs}, st, san, markdownRenderer(st, w))
-		return detailMsg{reqID: id, title: oneLine(san(uri)), body: body}
+		var contents []contentBlock
+		if rc.Raw != nil {
+			for _, c := range rc.Raw.Get("contents").Items {
+				contents = append(contents, resourceBlock(c, uri))
+			}
+		}
+		return detailMsg{t: t, title: title, body: renderBlocks(contents, nil, st, san, markdownRenderer(st, w))}
 	}
 }
 
 func (m *Model) getPromptCmd(name string, args map[string]string) tea.Cmd {
-	m.nextReq++
-	id, b, st, san, w := m.nextReq, m.backend, *m.styles, m.opts.Sanitize, m.explore.detail.Width()
+	s := m.sess
+	if s == nil {
+		return nil
+	}
+	t, st, san, w := m.issue(kindDetail, false), *m.styles, m.opts.Sanitize, m.explore.detail.Width()
 	title := "prompt " + oneLine(san(name))
-	m.explore.waitDetail(id, title)
+	m.explore.waitDetail(title)
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		res, err := b.GetPrompt(ctx, name, args)
+		res, err := s.GetPrompt(ctx, name, args)
 		if err != nil {
-			return detailMsg{reqID: id, title: title, err: err}
+			return detailMsg{t: t, title: title, err: err}
 		}
-		var parts []string
-		if res.Description != "" {
-			parts = append(parts, st.Muted.Render(san(res.Description)))
-		}
-		for _, pm := range res.Messages {
-			body := renderContents(&CallResult{Content: []Content{pm.Content}}, st, san, markdownRenderer(st, w))
-			parts = append(parts, st.PaneTitle.Render(oneLine(san(pm.Role)))+"\n"+body)
-		}
-		return detailMsg{reqID: id, title: title, body: strings.Join(parts, "\n\n")}
+		return detailMsg{t: t, title: title, body: renderPrompt(res, st, san, markdownRenderer(st, w))}
 	}
 }
 
+// refreshToolsCmd lists the tools again after list_changed and builds the
+// new list's catalog.
 func (m *Model) refreshToolsCmd() tea.Cmd {
-	b, gen := m.backend, m.gen
+	s := m.sess
+	if s == nil {
+		return nil
+	}
+	t := m.issue(kindTools, false)
+	m.listGen++
+	gen, opts := m.listGen, m.opts
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		set, err := b.RefreshTools(ctx)
-		return toolsRefreshedMsg{gen: gen, set: set, err: err}
+		set, err := s.Tools(ctx)
+		if err != nil {
+			return toolsMsg{t: t, err: err}
+		}
+		return toolsMsg{t: t, set: set, cat: newCatalog(gen, s, set, opts)}
 	}
 }
 

@@ -252,3 +252,16 @@ func enclosingCall(s string) (head string, args []string, ok bool) {
 	}
 	return top.atoms[0], top.atoms[1:], true
 }
+
+// requiredNames lists a schema's required property names.
+func requiredNames(schema *ojson.Value) []string {
+	var out []string
+	if req := schema.Get("required"); req != nil && req.Kind == ojson.Array {
+		for _, r := range req.Items {
+			if r.Kind == ojson.String {
+				out = append(out, r.Str)
+			}
+		}
+	}
+	return out
+}

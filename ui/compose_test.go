@@ -1,23 +1,26 @@
 package ui
 
 import (
-	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpterm/mcpterm/session/history"
 )
 
 func TestComposeTemplateAndValidation(t *testing.T) {
 	h := readyHarness(t, 120, 40)
-	h.press("enter", "the template", func(m *Model) bool { return m.focus == focusComposer }) // file_read
-	if h.m.focus != focusComposer || !strings.Contains(h.m.composer.Value(), `"file_read"`) {
-		t.Fatalf("enter did not open a template: focus %v, text %q", h.m.focus, h.m.composer.Value())
+	for h.m.tools.selectedName() != "file_read" {
+		h.key("j")
 	}
-	h.waitUntil("template checked", func(m *Model) bool { return m.composer.checked == m.composer.seq })
-	if h.m.composer.check.err != nil {
-		t.Fatalf("template does not parse: %v", h.m.composer.check.err)
+	h.press("enter", "the template", func(m *Model) bool { return m.focus == focusComposer })
+	if !strings.HasPrefix(h.m.composer.Value(), "(fr") {
+		t.Fatalf("enter did not open a template: %q", h.m.composer.Value())
 	}
 	// Break it: the check must say what and where.
 	h.m.composer.setText(`(file_read "x"`)
@@ -29,7 +32,7 @@ func TestComposeTemplateAndValidation(t *testing.T) {
 	if s := h.screen(); !strings.Contains(s, "✗ 1:") {
 		t.Errorf("the error and its position are not shown:\n%s", s)
 	}
-	h.m.composer.setText(`{"name": "file_read", "arguments": {"path": "a.txt"}}`)
+	h.m.composer.setText(`{"name": "file_read", "arguments": {"path": "/etc/hosts"}}`)
 	h.exec(h.m.checkCmd())
 	h.waitUntil("valid", func(m *Model) bool { return m.composer.checked == m.composer.seq })
 	s := h.screen()
@@ -38,53 +41,55 @@ func TestComposeTemplateAndValidation(t *testing.T) {
 	}
 }
 
+// A call runs through the session's runner: the server answers, the result
+// shows, and the call lands in the history `mcpterm call` writes.
 func TestRunCallShowsResult(t *testing.T) {
-	b := newFakeBackend()
-	opts, _, st := fakeOptions(b)
-	h := newHarness(t, opts, 120, 40)
+	e := demoEnv(t)
+	h := newHarness(t, e.opts, 120, 40)
 	h.ready()
-	h.press("enter", "the template", func(m *Model) bool { return m.focus == focusComposer })
-	h.m.composer.setText(`{"name": "file_read", "arguments": {"path": "a.txt"}}`)
+	h.key("2")
+	h.m.composer.setText(`(fr "/docs/README.md")`)
 	h.key("ctrl+r")
 	h.waitFor("call done", msgIs[callDoneMsg])
 	h.waitUntil("rendered", func(m *Model) bool { return m.results.have == m.results.want && m.results.have.runID == 1 })
-	calls := b.callLog()
-	if len(calls) != 1 || calls[0].Tool != "file_read" || calls[0].Arguments.Get("path").StringOr("") != "a.txt" {
-		t.Fatalf("calls made: %+v", calls)
+	if n := e.calls.Load(); n != 1 {
+		t.Fatalf("%d calls reached the server", n)
 	}
 	s := h.screen()
-	if !strings.Contains(s, "✓ 1 ok") || !strings.Contains(s, "args:") {
+	if !strings.Contains(s, "✓ 1 ok") || !strings.Contains(s, "mcpterm demo server") {
 		t.Errorf("result not shown:\n%s", s)
 	}
-	if strings.Contains(s, "# file_read") {
+	if strings.Contains(s, "# mcpterm demo server") {
 		t.Errorf("markdown was not rendered (raw heading shown):\n%s", s)
 	}
-	h.waitUntil("history", func(*Model) bool { st.mu.Lock(); defer st.mu.Unlock(); return len(st.history) == 1 })
-	// The (ok ...) toggle: the fallback codec says it cannot, and still shows the result.
-	h.key("esc")
-	h.send(tea.KeyPressMsg{Code: 'o', Text: "o"})
-	if h.m.focus == focusResults {
-		h.waitUntil("rerendered", func(m *Model) bool { return m.results.have.term })
-		if !strings.Contains(h.screen(), "(ok ...) form unavailable") {
-			t.Errorf("term toggle:\n%s", h.screen())
-		}
+	entries, err := e.hist.Recent(0)
+	if err != nil || len(entries) != 1 || entries[0].Tool != "file_read" || entries[0].Source != `(fr "/docs/README.md")` || entries[0].Outcome != history.OK {
+		t.Errorf("history: %+v %v", entries, err)
+	}
+	// The (ok ...) form.
+	h.press("esc", "the results focused", func(m *Model) bool { return m.focus == focusResults })
+	h.press("o", "rerendered", func(m *Model) bool { return m.results.have.term })
+	if !strings.Contains(h.screen(), "(ok") {
+		t.Errorf("term toggle:\n%s", h.screen())
 	}
 }
 
+// A destructive call asks first, naming the call and its arguments; n
+// sends nothing, y runs it.
 func TestDestructiveCallAsksFirst(t *testing.T) {
-	b := newFakeBackend()
-	opts, _, _ := fakeOptions(b)
-	h := newHarness(t, opts, 120, 40)
+	e := demoEnv(t)
+	h := newHarness(t, e.opts, 120, 40)
 	h.ready()
 	h.key("2")
-	h.m.composer.setText(`{"name": "delete_todo", "arguments": {"id": "t1"}}`)
+	h.m.composer.setText(`(dt "00000000-0000-4000-8000-000000000000")`)
 	h.press("ctrl+r", "the confirmation", func(m *Model) bool { return m.modal != nil })
-	if h.m.modal == nil || !strings.Contains(h.screen(), "destructive") {
-		t.Fatalf("no confirmation for a destructive tool:\n%s", h.screen())
+	s := h.screen()
+	if !strings.Contains(s, "destructive") || !strings.Contains(s, "delete_todo") || !strings.Contains(s, "00000000-0000-4000") {
+		t.Fatalf("the confirmation does not name the call and its arguments:\n%s", s)
 	}
 	h.key("n")
-	if h.m.modal != nil || len(h.m.runs) != 0 || len(b.callLog()) != 0 {
-		t.Fatalf("n did not cancel: modal %v runs %d calls %d", h.m.modal != nil, len(h.m.runs), len(b.callLog()))
+	if h.m.modal != nil || len(h.m.runs) != 0 || e.calls.Load() != 0 {
+		t.Fatalf("n did not cancel: modal %v runs %d calls %d", h.m.modal != nil, len(h.m.runs), e.calls.Load())
 	}
 	h.press("ctrl+r", "the confirmation", func(m *Model) bool { return m.modal != nil })
 	h.key("y")
@@ -96,18 +101,12 @@ func TestDestructiveCallAsksFirst(t *testing.T) {
 }
 
 func TestCancelRunningCall(t *testing.T) {
-	b := newFakeBackend()
-	opts, _, _ := fakeOptions(b)
-	h := newHarness(t, opts, 120, 40)
-	h.ready()
+	h := readyHarness(t, 120, 40)
 	h.key("2")
-	h.m.composer.setText(`{"name": "slow_task"}`)
+	h.m.composer.setText(`(long_task :steps 100 :delay_ms 50)`)
 	h.press("ctrl+r", "the run", func(m *Model) bool { return m.running() })
-	if !h.m.running() {
-		t.Fatal("run did not start")
-	}
-	h.waitUntil("progress", func(m *Model) bool { r := m.results.current(); return r != nil && r.total == 4 })
-	if s := h.screen(); !strings.Contains(s, "running") || !strings.Contains(s, "1/4") || !strings.Contains(s, "esc cancels") {
+	h.waitUntil("progress", func(m *Model) bool { r := m.results.current(); return r != nil && r.total == 100 })
+	if s := h.screen(); !strings.Contains(s, "running") || !strings.Contains(s, "/100") || !strings.Contains(s, "esc cancels") {
 		t.Errorf("running call without spinner/progress:\n%s", s)
 	}
 	h.key("esc")
@@ -118,27 +117,68 @@ func TestCancelRunningCall(t *testing.T) {
 	if r := h.m.results.current(); !r.cancelled {
 		t.Errorf("run not marked cancelled")
 	}
+	h.waitUntil("rendered", func(m *Model) bool { return m.results.have.runID == 1 })
 	if !strings.Contains(h.screen(), "cancelled") {
 		t.Errorf("cancel not shown:\n%s", h.screen())
 	}
 }
 
 func TestBatchRunsEveryCall(t *testing.T) {
-	b := newFakeBackend()
-	opts, _, _ := fakeOptions(b)
-	h := newHarness(t, opts, 120, 40)
+	e := demoEnv(t)
+	h := newHarness(t, e.opts, 120, 40)
 	h.ready()
 	h.key("2")
-	h.m.composer.setText(`[{"name": "file_read", "arguments": {"path": "a"}}, {"name": "create_todo", "arguments": {"title": "x"}}, {"name": "file_read", "arguments": {"path": "b"}}]`)
+	batch := `(batch (1 (lt)) (2 (gt "00000000-0000-4000-8000-000000000000")) (3 (fr "/etc/hosts")))`
+	h.m.composer.setText(batch)
 	h.key("ctrl+r")
 	h.waitFor("call done", msgIs[callDoneMsg])
 	h.waitUntil("rendered", func(m *Model) bool { return m.results.have.runID == 1 })
-	if n := len(b.callLog()); n != 3 {
-		t.Fatalf("batch made %d calls, want 3", n)
-	}
-	s := h.screen()
-	if !strings.Contains(s, "2 ok") || !strings.Contains(s, "1 failed") || !strings.Contains(s, "connection reset") {
+	s := h.screen() + ansi.Strip(h.m.results.vp.Content())
+	if !strings.Contains(s, "2 ok") || !strings.Contains(s, "1 failed") || !strings.Contains(s, "[2] get_todo · ✗ isError") {
 		t.Errorf("batch outcome:\n%s", s)
+	}
+	if n := e.calls.Load(); n != 3 {
+		t.Errorf("%d calls reached the server, want 3", n)
+	}
+	entries, _ := e.hist.Recent(0)
+	if len(entries) != 3 || entries[0].Batch != batch || entries[0].Source != "" {
+		t.Errorf("a batch is recorded once per call, under the batch: %+v", entries)
+	}
+}
+
+// An AQL call answers with the AQL response (projected when it asks for
+// fields); introspect is answered without the server.
+func TestAQLCallAnswersAsAQL(t *testing.T) {
+	e := demoEnv(t)
+	h := newHarness(t, e.opts, 160, 48)
+	h.ready()
+	h.key("2")
+	h.m.composer.setText(`{"operation": "list_todos", "params": {"fields": ["items.title"]}}`)
+	h.key("ctrl+r")
+	h.waitFor("call done", msgIs[callDoneMsg])
+	r := h.m.results.current()
+	it, res := r.item(0)
+	resp, full := r.codec.ItemAnswer(&it, res.Outcome)
+	if resp.Get("success") == nil || !resp.Get("success").Bool || full == nil {
+		t.Fatalf("answer %s", resp.Compact())
+	}
+	if items := resp.Get("data").Get("items"); items == nil || len(items.Items) == 0 || items.Items[0].Has("id") || !items.Items[0].Has("title") {
+		t.Errorf("not projected to titles: %s", resp.Compact())
+	}
+	h.waitUntil("rendered", func(m *Model) bool { return m.results.have.runID == 1 })
+	if s := h.screen(); !strings.Contains(s, `"success": true`) {
+		t.Errorf("the AQL response is not shown:\n%s", s)
+	}
+	before := e.calls.Load()
+	h.m.composer.setText(`{"operation": "introspect", "params": {"query": "operations"}}`)
+	h.key("ctrl+r")
+	h.waitFor("call done", msgIs[callDoneMsg])
+	if e.calls.Load() != before {
+		t.Error("introspect reached the server")
+	}
+	h.waitUntil("rendered", func(m *Model) bool { return m.results.have.runID == 2 })
+	if s := h.screen(); !strings.Contains(s, "answered locally") || !strings.Contains(s, "list_todos") {
+		t.Errorf("introspect answer:\n%s", s)
 	}
 }
 
@@ -152,30 +192,42 @@ func TestCompletion(t *testing.T) {
 	}
 	h.typeText(`"a" :`)
 	h.key("tab")
-	if c := strings.Join(h.m.composer.completions, " "); c != ":utf8 :base64 :offset :encoding" {
+	if c := strings.Join(h.m.composer.completions, " "); !strings.Contains(c, ":encoding") || !strings.Contains(c, ":offset") {
 		t.Errorf("parameter candidates: %q", c)
 	}
 	h.typeText("enc")
 	h.key("tab")
 	h.key("tab")
-	if c := strings.Join(h.m.composer.completions, " "); c != ":utf8 :base64" {
+	if c := strings.Join(h.m.composer.completions, " "); !strings.Contains(c, ":utf8") || !strings.Contains(c, ":base64") {
 		t.Errorf("enum candidates after :encoding: %q (text %q)", c, h.m.composer.Value())
-	}
-	h.typeText("b")
-	h.key("tab")
-	if got := h.m.composer.Value(); got != `(file_read "a" :encoding :base64 ` {
-		t.Errorf("enum completion: %q", got)
 	}
 }
 
+// ↑ on the first line steps back through this server's past calls (from
+// the history `mcpterm call` shares), ↓ past the newest restores the text,
+// and the draft is autosaved.
 func TestHistoryAndDraft(t *testing.T) {
-	b := newFakeBackend()
-	opts, _, st := fakeOptions(b)
-	st.draft = `{"name": "file_read", "arguments": {"path": "kept"}}`
-	st.history = []string{`{"name": "file_read", "arguments": {"path": "old"}}`}
-	h := newHarness(t, opts, 120, 40)
+	e := demoEnv(t)
+	if err := e.drafts.Save("test", `(fr "/kept")`); err != nil {
+		t.Fatal(err)
+	}
+	for _, en := range []history.Entry{
+		{Server: "elsewhere", Tool: "echo", Source: `(echo "other server")`},
+		{Server: "mcpterm-demo", Tool: "file_read", Source: `(fr "/old")`},
+	} {
+		en.Time, en.Outcome = demoClock, history.OK
+		if err := e.hist.Append(en); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := newHarness(t, e.opts, 120, 40)
 	h.ready()
-	h.waitUntil("draft", func(m *Model) bool { return strings.Contains(m.composer.Value(), "kept") })
+	h.waitUntil("draft and history", func(m *Model) bool {
+		return strings.Contains(m.composer.Value(), "kept") && len(m.composer.history) > 0
+	})
+	if got := strings.Join(h.m.composer.history, "|"); got != `(fr "/old")` {
+		t.Fatalf("the history holds %q: another server's calls, or none of this one's (server %q)", got, h.m.cat.server)
+	}
 	h.key("2")
 	h.key("ctrl+home")
 	h.key("up")
@@ -188,22 +240,19 @@ func TestHistoryAndDraft(t *testing.T) {
 		t.Fatalf("down past the newest entry did not restore the draft: %q", h.m.composer.Value())
 	}
 	h.typeText("x")
-	h.waitUntil("autosave", func(*Model) bool { return strings.HasSuffix(st.Draft(), "x") })
+	h.waitFor("autosave", func(msg tea.Msg) bool { _, ok := msg.(draftSavedMsg); return ok })
+	if d, _ := e.drafts.Load("test"); !strings.HasSuffix(d, "x") {
+		t.Errorf("autosaved draft: %q", d)
+	}
 }
 
 func TestSaveAndOpenFiles(t *testing.T) {
-	b := newFakeBackend()
-	opts, _, _ := fakeOptions(b)
-	files := map[string]string{"/w/in.mcpt": `{"name": "file_read", "arguments": {"path": "from-file"}}`}
-	opts.WorkingDir = "/w"
-	opts.WriteFile = func(p string, d []byte) error { files[p] = string(d); return nil }
-	opts.ReadFile = func(p string) ([]byte, error) {
-		if s, ok := files[p]; ok {
-			return []byte(s), nil
-		}
-		return nil, errors.New("no such file")
+	e := demoEnv(t)
+	dir := e.opts.WorkingDir
+	if err := os.WriteFile(filepath.Join(dir, "in.mcpt"), []byte(`(fr "/from-file")`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	h := newHarness(t, opts, 120, 40)
+	h := newHarness(t, e.opts, 120, 40)
 	h.ready()
 	h.key("2")
 	h.press("ctrl+o", "the open dialog", func(m *Model) bool { return m.modal != nil })
@@ -221,29 +270,35 @@ func TestSaveAndOpenFiles(t *testing.T) {
 	h.typeText("out.mcpt")
 	h.key("enter")
 	h.waitFor("saved", msgIs[fileSavedMsg])
-	if !strings.Contains(files["/w/out.mcpt"], "from-file") || h.m.composer.dirty {
-		t.Errorf("save: files %v dirty %v", files, h.m.composer.dirty)
+	data, err := os.ReadFile(filepath.Join(dir, "out.mcpt"))
+	if err != nil || !strings.Contains(string(data), "from-file") || h.m.composer.dirty {
+		t.Errorf("save: %q %v dirty %v", data, err, h.m.composer.dirty)
+	}
+	h.press("ctrl+o", "the open dialog", func(m *Model) bool { return m.modal != nil })
+	for range "out.mcpt" {
+		h.key("backspace")
+	}
+	h.typeText("/no/such/file")
+	h.key("enter")
+	msg := h.waitFor("open failed", msgIs[fileOpenedMsg]).(fileOpenedMsg)
+	if !errors.Is(msg.err, os.ErrNotExist) || !strings.Contains(h.screen(), "no such file") {
+		t.Errorf("a missing file: %v\n%s", msg.err, h.screen())
 	}
 }
 
 func TestRunOfflineSaysWhy(t *testing.T) {
-	b := newFakeBackend()
-	opts, _, _ := fakeOptions(b)
-	opts.Connect = func(context.Context) (Backend, error) { return offlineBackend{b}, nil }
-	h := newHarness(t, opts, 80, 24)
+	set := `{"tools":[{"name":"file_read","inputSchema":{"type":"object","properties":{"path":{"type":"string"}}}}]}`
+	path := filepath.Join(t.TempDir(), "tools.json")
+	if err := os.WriteFile(path, []byte(set), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := offlineEnv(t, path)
+	h := newHarness(t, e.opts, 80, 24)
 	h.ready()
 	h.key("2")
-	h.m.composer.setText(`{"name": "file_read", "arguments": {"path": "a"}}`)
+	h.m.composer.setText(`(fr "a")`)
 	h.press("ctrl+r", "the refusal", func(m *Model) bool { return m.flash != "" })
-	if len(b.callLog()) != 0 || !strings.Contains(h.screen(), "offline") {
+	if len(h.m.runs) != 0 || !strings.Contains(h.screen(), "offline") {
 		t.Errorf("an offline run should refuse and say why:\n%s", h.screen())
 	}
-}
-
-type offlineBackend struct{ *fakeBackend }
-
-func (o offlineBackend) Info() ServerInfo {
-	in := o.fakeBackend.Info()
-	in.Offline = true
-	return in
 }

@@ -1,28 +1,27 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpterm/mcpterm/convert/calls"
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/sexpr"
-	"github.com/mcpterm/mcpterm/convert/toolset"
+	"github.com/mcpterm/mcpterm/tokens"
 	"github.com/mcpterm/mcpterm/ui/widget"
 )
 
 // composerCheck is the live verdict on the composer's text.
 type composerCheck struct {
-	parsed  *Parsed
+	plan    *calls.Plan
 	err     error
 	pos     sexpr.Pos // of the first error, zero when unknown
-	srcN    int       // tokens of the text as written
-	jsonN   int       // tokens of the equivalent tools/call params as JSON
-	rpc     string    // the JSON-RPC request(s) it becomes
+	cost    tokens.CallCost
+	counted bool   // cost holds counts (the tokenizer was ready)
+	rpc     string // the JSON-RPC request(s) it becomes
 	summary string
 }
 
@@ -38,32 +37,31 @@ type composerPane struct {
 	seq     int // edit sequence: a check answers one seq
 	check   composerCheck
 	checked int // seq of check
-	counted bool
 
 	preview bool
-	syntax  string // syntax of the last successful parse
+	syntax  calls.Syntax // syntax of the last text read
 
 	history []string
 	histIdx int    // len(history) = editing the current text
 	stash   string // the current text while browsing history
 
 	dirty    bool // changed since last saved to a file or run
-	saveSeq  int  // autosave sequence
 	path     string
 	template string // the text last inserted as a template
 
 	completions []string // the last candidates, shown under the editor
 	compNote    string
 
-	comp    *completer // for the tool list shown; nil before one arrives
-	running bool       // a call is running (the title says so)
+	comp     *completer // for the tool list shown; nil before one arrives
+	running  bool       // a call is running (the title says so)
+	sanitize func(string) string
 }
 
-func newComposerPane(st *Styles, keys *KeyMap) composerPane {
+func newComposerPane(st *Styles, keys *KeyMap, sanitize func(string) string) composerPane {
 	ed := widget.NewEditor()
 	ed.Placeholder = "enter on a tool starts a call; (batch (1 (code ...)) (2 ...)) runs several"
 	ed.SetStyles(st.EditorText, st.EditorCursor, st.Muted)
-	return composerPane{st: st, keys: keys, editor: ed}
+	return composerPane{st: st, keys: keys, editor: ed, sanitize: sanitize}
 }
 
 func (p *composerPane) SetSize(w, h int) {
@@ -141,20 +139,6 @@ func (p *composerPane) placeInTemplate(from int) {
 		}
 	}
 	p.editor.MoveToEnd()
-}
-
-// guessSyntax names the syntax of text that does not parse (yet).
-func guessSyntax(src string) string {
-	t := strings.TrimSpace(src)
-	switch {
-	case strings.HasPrefix(t, "("), strings.HasPrefix(t, ";"):
-		return "sexpr"
-	case strings.Contains(t, `"operation`):
-		return "aql"
-	case strings.HasPrefix(t, "{"), strings.HasPrefix(t, "["):
-		return "json"
-	}
-	return ""
 }
 
 func (p *composerPane) edited() {
@@ -339,11 +323,11 @@ func (p *composerPane) View() string {
 	}
 	right := ""
 	switch p.syntax {
-	case "sexpr":
+	case calls.SExpr:
 		right = "S-expr"
-	case "json":
+	case calls.JSON:
 		right = "JSON"
-	case "aql":
+	case calls.AQL:
 		right = "AQL JSON"
 	}
 	if p.running {
@@ -374,9 +358,9 @@ func (p *composerPane) statusLine() string {
 		if p.check.pos.Line > 0 && !strings.HasPrefix(msg, p.check.pos.String()) {
 			msg = p.check.pos.String() + " " + msg
 		}
-		return st.Error.Render("✗ ") + st.Error.UnsetBold().Render(oneLine(msg))
+		return st.Error.Render("✗ ") + st.Error.UnsetBold().Render(oneLine(p.sanitize(msg)))
 	}
-	return st.OK.Render("✓ ") + st.Text.Render(p.check.summary)
+	return st.OK.Render("✓ ") + st.Text.Render(oneLine(p.sanitize(p.check.summary)))
 }
 
 func (p *composerPane) countLine() string {
@@ -385,66 +369,64 @@ func (p *composerPane) countLine() string {
 	if p.checked != p.seq || strings.TrimSpace(p.editor.Value()) == "" {
 		return ""
 	}
-	if !p.counted {
+	if !c.counted {
 		return st.Muted.Render("tokens: loading tokenizer…")
 	}
 	label := "as written"
 	switch p.syntax {
-	case "sexpr":
+	case calls.SExpr:
 		label = "S-expr"
-	case "aql":
+	case calls.AQL:
 		label = "AQL"
-	case "json":
-		label = "JSON"
+	case calls.JSON:
+		label = "JSON as written"
 	}
-	s := st.Muted.Render(label+" ") + st.Text.Render(thousands(c.srcN)+" tok")
-	if c.parsed != nil && p.syntax != "json" {
-		sv := savings(c.jsonN, c.srcN)
+	s := st.Muted.Render(label+" ") + st.Text.Render(thousands(c.cost.Written)+" tok")
+	if c.plan != nil && c.cost.JSON >= 0 {
+		sv := savings(c.cost.JSON, c.cost.Written)
 		style := st.Savings
 		if strings.HasPrefix(sv, "+") {
 			style = st.Cost
 		}
-		s += st.Muted.Render(" · JSON args ") + st.Text.Render(thousands(c.jsonN)+" tok ") + style.Render(sv)
+		s += st.Muted.Render(" · as JSON calls ") + st.Text.Render(thousands(c.cost.JSON)+" tok ") + style.Render(sv)
 	}
 	return s
 }
 
-// checkComposer parses, validates and counts src. It runs in a Cmd after
-// every edit; the result is tagged with the edit's seq.
-func checkComposer(set *toolset.Set, codec Codec, c Counter, enc, src string, nextID int64, preview bool) (composerCheck, bool) {
+// checkComposer reads, validates and counts src with the tool list's
+// codec, as `mcpterm call --dry-run` does. It runs in a Cmd after every
+// edit; the reply is tagged with the edit's seq. c is nil while the
+// tokenizer loads.
+func checkComposer(codec *calls.Codec, c *tokens.Counter, src string, preview bool) composerCheck {
 	var ck composerCheck
-	parsed, err := codec.Parse(set, src)
+	p, err := codec.Read(src)
 	if err != nil {
 		ck.err = err
-		var se *sexpr.Error
-		var pe ErrorPosition
-		if errors.As(err, &pe) {
-			ck.pos = pe.Position()
-		} else if errors.As(err, &se) {
-			ck.pos = se.Pos
-		}
+		ck.pos, _ = calls.ErrorPos(err)
 	} else {
-		ck.parsed = parsed
-		ck.summary = summarize(parsed)
+		ck.plan = p
+		ck.summary = summarize(p)
 		if preview {
-			ck.rpc = rpcPreview(parsed, nextID)
+			ck.rpc = rpcPreview(codec, p)
 		}
 	}
-	counted := c != nil && c.Ready(enc)
-	if counted {
-		ck.srcN = c.Count(enc, src)
-		if parsed != nil {
-			ck.jsonN = c.Count(enc, jsonParams(parsed))
+	if c != nil {
+		if cost, err := tokens.CountCall(c, src, p); err == nil {
+			ck.cost, ck.counted = cost, true
 		}
 	}
-	return ck, counted
+	return ck
 }
 
-func summarize(p *Parsed) string {
-	if !p.Batch && len(p.Calls) == 1 {
-		return "call " + p.Calls[0].Tool + argSummary(p.Calls[0].Arguments)
+func summarize(p *calls.Plan) string {
+	if !p.Batch && len(p.Items) == 1 {
+		it := p.Items[0]
+		if it.IsLocal() {
+			return "AQL " + firstNonEmpty(it.Operation, "request") + ", answered locally"
+		}
+		return "call " + it.Tool + argSummary(it.Arguments)
 	}
-	s := fmt.Sprintf("batch of %d calls", len(p.Calls))
+	s := fmt.Sprintf("batch of %d calls", len(p.Items))
 	if p.Concurrency > 1 {
 		s += fmt.Sprintf(", %d at a time", p.Concurrency)
 	}
@@ -461,47 +443,15 @@ func argSummary(a *ojson.Value) string {
 	return " (" + strings.Join(a.Keys(), ", ") + ")"
 }
 
-// jsonParams is the JSON a client would send for the same calls: the
-// tools/call params, one per call, as a model would have to write them.
-func jsonParams(p *Parsed) string {
+// rpcPreview shows the JSON-RPC requests a run would send, as the dry run
+// prints them, and says which items need none.
+func rpcPreview(codec *calls.Codec, p *calls.Plan) string {
 	var parts []string
-	for _, c := range p.Calls {
-		parts = append(parts, callParams(c).Compact())
+	for _, r := range codec.Requests(p) {
+		parts = append(parts, r.Pretty())
 	}
-	if len(parts) == 1 {
-		return parts[0]
+	for _, n := range codec.Notes(p, p.Syntax) {
+		parts = append(parts, "// "+n)
 	}
-	return "[" + strings.Join(parts, ",") + "]"
+	return strings.Join(parts, "\n")
 }
-
-func callParams(c ParsedCall) *ojson.Value {
-	args := c.Arguments
-	if args == nil {
-		args = ojson.NewObject()
-	}
-	return ojson.NewObject().Set("name", ojson.NewString(c.Tool)).Set("arguments", args)
-}
-
-// rpcPreview shows the JSON-RPC requests a run would send.
-func rpcPreview(p *Parsed, nextID int64) string {
-	var b strings.Builder
-	for i, c := range p.Calls {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		if c.Direct != nil {
-			b.WriteString("// " + c.Tool + ": answered locally, nothing is sent\n")
-			continue
-		}
-		req := ojson.NewObject().
-			Set("jsonrpc", ojson.NewString("2.0")).
-			Set("id", ojson.NewInt(nextID+int64(i))).
-			Set("method", ojson.NewString("tools/call")).
-			Set("params", callParams(c))
-		b.WriteString(req.Pretty())
-	}
-	return b.String()
-}
-
-// autosaveDelay batches keystrokes into one draft write.
-const autosaveDelay = 400 * time.Millisecond

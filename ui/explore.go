@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"sort"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/ui/widget"
 )
 
@@ -46,12 +48,6 @@ const (
 	maxProtoEntries = 1000
 )
 
-// protoEntry is a protocol message with its arrival time.
-type protoEntry struct {
-	time time.Time
-	msg  ProtocolMessage
-}
-
 // explorePane browses everything but the tools: resources, templates,
 // prompts, server info, the log and the protocol tap.
 type explorePane struct {
@@ -59,33 +55,32 @@ type explorePane struct {
 	keys    *KeyMap
 	w, h    int
 	focused bool
-	now     func() time.Time
 
 	tab       exploreTab
 	nav       [numTabs]widget.List
-	resources []Resource
-	templates []ResourceTemplate
-	prompts   []Prompt
+	resources []mcp.Resource
+	templates []mcp.ResourceTemplate
+	prompts   []mcp.Prompt
 	errs      [3]error
 	loaded    bool
-	info      ServerInfo
+	info      session.Info
 	stderr    string // connection stderr, shown on the server tab
 
-	log      []Event
+	log      []session.Event
 	logView  []int // indexes into log passing the level filter
 	logLevel int   // index into logFilters
-	proto    []protoEntry
+	proto    []session.Message
 
 	detail      widget.Scroller
 	detailTitle string
-	detailReq   int // the open request the detail waits for
+	waiting     bool // the detail waits for a read or a prompt
 	sanitize    func(string) string
 	listH       int
 	wide        bool
 }
 
-func newExplorePane(st *Styles, keys *KeyMap, sanitize func(string) string, now func() time.Time) explorePane {
-	return explorePane{st: st, keys: keys, sanitize: sanitize, now: now}
+func newExplorePane(st *Styles, keys *KeyMap, sanitize func(string) string) explorePane {
+	return explorePane{st: st, keys: keys, sanitize: sanitize}
 }
 
 func (p *explorePane) SetSize(w, h int) {
@@ -117,7 +112,7 @@ func (p *explorePane) setLists(m exploreMsg) {
 	p.showSelection()
 }
 
-func (p *explorePane) setInfo(info ServerInfo, stderr string) {
+func (p *explorePane) setInfo(info session.Info, stderr string) {
 	p.info = info
 	p.stderr = stderr
 	if p.tab == tabServer {
@@ -125,20 +120,16 @@ func (p *explorePane) setInfo(info ServerInfo, stderr string) {
 	}
 }
 
-// addEvents appends session events to the log and protocol tabs.
-func (p *explorePane) addEvents(evs []Event) {
-	for _, e := range evs {
-		if e.Kind == EventProtocol && e.Proto != nil {
-			p.proto = append(p.proto, protoEntry{time: e.Time, msg: *e.Proto})
-			continue
-		}
-		p.log = append(p.log, e)
-	}
+// addEvents appends session events to the log tab and protocol messages
+// to the protocol tab.
+func (p *explorePane) addEvents(evs []session.Event, msgs []session.Message) {
+	p.log = append(p.log, evs...)
+	p.proto = append(p.proto, msgs...)
 	if n := len(p.proto) - maxProtoEntries; n > 0 {
-		p.proto = append([]protoEntry(nil), p.proto[n:]...)
+		p.proto = append([]session.Message(nil), p.proto[n:]...)
 	}
 	if n := len(p.log) - maxLogEntries; n > 0 {
-		p.log = append([]Event(nil), p.log[n:]...)
+		p.log = append([]session.Event(nil), p.log[n:]...)
 	}
 	atEnd := p.nav[tabLog].Cursor >= p.nav[tabLog].Len()-1
 	p.filterLog()
@@ -152,14 +143,12 @@ func (p *explorePane) addEvents(evs []Event) {
 	}
 }
 
-func eventLevel(e Event) string {
+func eventLevel(e session.Event) string {
 	switch e.Kind {
-	case EventLog:
+	case session.EventLog:
 		return e.Level
-	case EventProgress:
+	case session.EventProgress:
 		return "debug"
-	case EventClosed:
-		return "error"
 	}
 	if e.Level != "" {
 		return e.Level
@@ -226,24 +215,26 @@ func (p *explorePane) Update(m tea.Msg) tea.Cmd {
 			}
 		case tabTemplates:
 			if i := nav.Cursor; i < len(p.templates) {
-				return ask(readTemplateMsg{tpl: p.templates[i].URITemplate})
+				return ask(readTemplateMsg{tpl: templateText(p.templates[i])})
 			}
 		}
 	}
 	return nil
 }
 
-// waitDetail marks the detail view as waiting for request id.
-func (p *explorePane) waitDetail(id int, title string) {
-	p.detailReq = id
+// waitDetail marks the detail view as waiting for a read or a prompt.
+func (p *explorePane) waitDetail(title string) {
+	p.waiting = true
 	p.detailTitle = title
 	p.detail.SetContent(p.st.Muted.Render("loading…"))
 }
 
+// applyDetail shows a read or a prompt, unless the user has moved on.
 func (p *explorePane) applyDetail(m detailMsg) {
-	if m.reqID != p.detailReq {
+	if !p.waiting {
 		return
 	}
+	p.waiting = false
 	p.detailTitle = m.title
 	if m.err != nil {
 		p.detail.SetContent(p.st.Error.Render("error: ") + p.sanitize(m.err.Error()))
@@ -258,7 +249,7 @@ func (p *explorePane) applyDetail(m detailMsg) {
 func (p *explorePane) showSelection() {
 	st := *p.st
 	s := p.sanitize
-	p.detailReq = -1
+	p.waiting = false
 	nav := p.nav[p.tab]
 	var title, body string
 	switch p.tab {
@@ -268,10 +259,7 @@ func (p *explorePane) showSelection() {
 		} else if nav.Cursor < len(p.resources) {
 			r := p.resources[nav.Cursor]
 			title = oneLine(s(firstNonEmpty(r.Title, r.Name, r.URI)))
-			body = fieldLines(st, s, "uri", r.URI, "name", r.Name, "mime", r.MIME, "description", r.Description)
-			if r.Size > 0 {
-				body += "\n" + st.Muted.Render("size ") + byteSize(int(r.Size))
-			}
+			body = fieldLines(st, s, "uri", r.URI, "name", r.Name, "mime", r.MIMEType, "description", r.Description)
 			body += "\n\n" + st.Muted.Render("enter reads it")
 		}
 	case tabTemplates:
@@ -280,7 +268,7 @@ func (p *explorePane) showSelection() {
 		} else if nav.Cursor < len(p.templates) {
 			t := p.templates[nav.Cursor]
 			title = oneLine(s(firstNonEmpty(t.Title, t.Name)))
-			body = fieldLines(st, s, "uriTemplate", t.URITemplate, "name", t.Name, "mime", t.MIME, "description", t.Description) +
+			body = fieldLines(st, s, "uriTemplate", templateText(t), "name", t.Name, "mime", t.MIMEType, "description", t.Description) +
 				"\n\n" + st.Muted.Render("enter fills in the variables and reads the resource")
 		}
 	case tabPrompts:
@@ -302,9 +290,9 @@ func (p *explorePane) showSelection() {
 	case tabServer:
 		title = "Server"
 		in := p.info
-		body = fieldLines(st, s, "name", in.Name, "title", in.Title, "version", in.Version, "protocol", in.Protocol, "transport", in.Transport)
-		if len(in.Capabilities) > 0 {
-			body += "\n" + st.Muted.Render("capabilities ") + s(strings.Join(in.Capabilities, ", "))
+		body = fieldLines(st, s, "name", in.Name, "title", in.Title, "version", in.Version, "protocol", in.ProtocolVersion, "transport", in.Source)
+		if caps := capabilityNames(in.Capabilities); len(caps) > 0 {
+			body += "\n" + st.Muted.Render("capabilities ") + s(strings.Join(caps, ", "))
 		}
 		if in.Instructions != "" {
 			body += "\n\n" + st.PaneTitle.Render("Instructions") + "\n" + s(in.Instructions)
@@ -315,7 +303,7 @@ func (p *explorePane) showSelection() {
 	case tabLog:
 		if nav.Cursor < len(p.logView) {
 			e := p.log[p.logView[nav.Cursor]]
-			title = eventLevel(e) + " " + oneLine(s(e.Logger))
+			title = eventLevel(e) + " " + oneLine(s(e.Source))
 			body = e.Time.Format("15:04:05.000") + "\n" + prettyMaybe(st, s(e.Text))
 		}
 	case tabProtocol:
@@ -362,3 +350,52 @@ func (p *explorePane) click(x, y int) tea.Cmd {
 }
 
 func (p *explorePane) wheel(n int) tea.Cmd { p.detail.Scroll(n); return nil }
+
+// templateText is a resource template's URI template as the server wrote it.
+func templateText(t mcp.ResourceTemplate) string {
+	if t.URITemplate == nil || t.URITemplate.Template == nil {
+		return ""
+	}
+	return t.URITemplate.Raw()
+}
+
+// capabilityNames lists what a server declared, for the server tab.
+func capabilityNames(c mcp.ServerCapabilities) []string {
+	var out []string
+	if c.Tools != nil {
+		s := "tools"
+		if c.Tools.ListChanged {
+			s += " (list_changed)"
+		}
+		out = append(out, s)
+	}
+	if c.Resources != nil {
+		s := "resources"
+		var f []string
+		if c.Resources.Subscribe {
+			f = append(f, "subscribe")
+		}
+		if c.Resources.ListChanged {
+			f = append(f, "list_changed")
+		}
+		if len(f) > 0 {
+			s += " (" + strings.Join(f, ", ") + ")"
+		}
+		out = append(out, s)
+	}
+	if c.Prompts != nil {
+		out = append(out, "prompts")
+	}
+	if c.Logging != nil {
+		out = append(out, "logging")
+	}
+	if c.Completions != nil {
+		out = append(out, "completions")
+	}
+	var exp []string
+	for k := range c.Experimental {
+		exp = append(exp, "experimental "+k)
+	}
+	sort.Strings(exp)
+	return append(out, exp...)
+}

@@ -6,47 +6,50 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/ui/widget"
 )
 
 // protoDetail shows a message with its pair (request above response).
 func (p *explorePane) protoDetail(i int) (string, string) {
 	st := *p.st
-	e := p.proto[i]
-	req, resp := &p.proto[i], (*protoEntry)(nil)
+	m := p.proto[i]
+	var req, resp *session.Message
 	if j := p.pairOf(i); j >= 0 {
-		if e.msg.Outgoing == (e.msg.Kind == "request") {
-			resp = &p.proto[j]
+		if m.Kind == session.KindRequest {
+			req, resp = &p.proto[i], &p.proto[j]
 		} else {
 			req, resp = &p.proto[j], &p.proto[i]
 		}
-	} else if e.msg.Kind != "request" {
-		req, resp = nil, &p.proto[i]
+	} else if m.Kind == session.KindRequest {
+		req = &p.proto[i]
+	} else {
+		resp = &p.proto[i]
 	}
 	var b strings.Builder
-	show := func(label string, pe *protoEntry) {
-		b.WriteString(st.PaneTitle.Render(label) + st.Muted.Render(fmt.Sprintf(" %s · %s", pe.time.Format("15:04:05.000"), byteSize(pe.msg.Size))))
-		if pe.msg.Latency > 0 {
-			b.WriteString(st.Muted.Render(" · " + fmtDuration(pe.msg.Latency)))
+	show := func(label string, pm *session.Message) {
+		b.WriteString(st.PaneTitle.Render(label) + st.Muted.Render(fmt.Sprintf(" %s · %s", pm.Time.Format("15:04:05.000"), byteSize(pm.Size))))
+		if pm.Latency > 0 {
+			b.WriteString(st.Muted.Render(" · " + fmtDuration(pm.Latency)))
 		}
 		b.WriteByte('\n')
-		if pe.msg.Err != "" {
-			b.WriteString(st.Error.Render(p.sanitize(pe.msg.Err)) + "\n")
+		if pm.Err != "" {
+			b.WriteString(st.Error.Render(p.sanitize(pm.Err)) + "\n")
 		}
-		b.WriteString(prettyMaybe(st, p.sanitize(pe.msg.Raw)))
+		b.WriteString(prettyMaybe(st, p.sanitize(pm.Payload)))
 		b.WriteString("\n\n")
 	}
 	if req != nil {
-		show(dirLabel(req.msg)+" request", req)
+		show(dirLabel(*req)+" "+string(req.Kind), req)
 	}
 	if resp != nil {
-		show(dirLabel(resp.msg)+" "+resp.msg.Kind, resp)
+		show(dirLabel(*resp)+" "+string(resp.Kind), resp)
 	}
-	return oneLine(p.sanitize(e.msg.Method)), strings.TrimRight(b.String(), "\n")
+	return oneLine(p.sanitize(m.Method)), strings.TrimRight(b.String(), "\n")
 }
 
-func dirLabel(m ProtocolMessage) string {
-	if m.Outgoing {
+func dirLabel(m session.Message) string {
+	if m.Dir == session.Sent {
 		return "→"
 	}
 	return "←"
@@ -54,27 +57,27 @@ func dirLabel(m ProtocolMessage) string {
 
 // pairOf finds the index of the message paired with proto[i], or -1.
 func (p *explorePane) pairOf(i int) int {
-	m := p.proto[i].msg
+	m := p.proto[i]
 	if m.ID == "" {
 		return -1
 	}
 	if m.Pair != 0 {
 		for j := range p.proto {
-			if p.proto[j].msg.Seq == m.Pair {
+			if p.proto[j].Seq == m.Pair {
 				return j
 			}
 		}
 	}
-	isReq := m.Kind == "request"
+	isReq := m.Kind == session.KindRequest
 	for j := range p.proto {
-		o := p.proto[j].msg
-		if j == i || o.ID != m.ID || o.Outgoing == m.Outgoing {
+		o := p.proto[j]
+		if j == i || o.ID != m.ID || o.Dir == m.Dir {
 			continue
 		}
-		if isReq && o.Kind != "request" && j > i {
+		if isReq && o.Kind != session.KindRequest && j > i {
 			return j
 		}
-		if !isReq && o.Kind == "request" && j < i {
+		if !isReq && o.Kind == session.KindRequest && j < i {
 			return j
 		}
 	}
@@ -200,7 +203,7 @@ func (p *explorePane) listView(iw int) string {
 		heading = "uri template · name"
 		for i := from; i < to && i < len(p.templates); i++ {
 			t := p.templates[i]
-			row(i, oneLine(s(t.URITemplate))+" "+st.Muted.Render(oneLine(s(t.Name))))
+			row(i, oneLine(s(templateText(t)))+" "+st.Muted.Render(oneLine(s(t.Name))))
 		}
 	case tabPrompts:
 		heading = "prompt · arguments"
@@ -228,25 +231,24 @@ func (p *explorePane) listView(iw int) string {
 			}
 			src := ""
 			switch e.Kind {
-			case EventStderr:
+			case session.EventStderr:
 				src = "stderr "
-			case EventProgress:
+			case session.EventProgress:
 				src = fmt.Sprintf("progress %.0f/%.0f ", e.Progress, e.Total)
-			case EventListChanged:
+			case session.EventListChanged:
 				src = "list_changed "
 			}
-			if e.Logger != "" {
-				src += e.Logger + " "
+			if e.Source != "" && e.Kind != session.EventProgress {
+				src += e.Source + " "
 			}
 			row(i, st.Muted.Render(e.Time.Format("15:04:05"))+" "+ls.Render(fmt.Sprintf("%-7s", lvl))+" "+st.Info.Render(oneLine(s(src)))+oneLine(s(e.Text)))
 		}
 	case tabProtocol:
 		heading = "   time         method            size  latency"
 		for i := from; i < to && i < len(p.proto); i++ {
-			pe := p.proto[i]
-			m := pe.msg
+			m := p.proto[i]
 			dir := st.Info.Render("→")
-			if !m.Outgoing {
+			if m.Dir != session.Sent {
 				dir = st.OK.Render("←")
 			}
 			method := m.Method
@@ -268,7 +270,7 @@ func (p *explorePane) listView(iw int) string {
 			case "failed":
 				kind = st.Error.Render(" failed")
 			}
-			row(i, fmt.Sprintf("%s %s %-16s %-5s %7s %7s", dir, pe.time.Format("15:04:05.000"), widget.Truncate(oneLine(s(method)), 16), widget.Truncate(oneLine(s(id)), 5), byteSize(m.Size), lat)+kind)
+			row(i, fmt.Sprintf("%s %s %-16s %-5s %7s %7s", dir, m.Time.Format("15:04:05.000"), widget.Truncate(oneLine(s(method)), 16), widget.Truncate(oneLine(s(id)), 5), byteSize(m.Size), lat)+kind)
 		}
 	}
 	if len(rows) == 0 {

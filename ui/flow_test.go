@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
+	"github.com/mcpterm/mcpterm/session"
 )
 
 // Flows run the real Bubble Tea program (teatest) at fixed sizes with the
@@ -24,7 +26,8 @@ import (
 type flow struct {
 	t   *testing.T
 	tm  *teatest.TestModel
-	out bytes.Buffer
+	out bytes.Buffer // what was written since the last keys
+	all bytes.Buffer // everything the program wrote
 }
 
 func startFlow(t *testing.T, m *Model, w, h int) *flow {
@@ -39,6 +42,7 @@ func (f *flow) waitOutput(words ...string) {
 	f.t.Helper()
 	teatest.WaitFor(f.t, f.tm.Output(), func(b []byte) bool {
 		f.out.Write(b)
+		f.all.Write(b)
 		plain := ansi.Strip(f.out.String())
 		for _, w := range words {
 			if !strings.Contains(plain, w) {
@@ -46,7 +50,7 @@ func (f *flow) waitOutput(words ...string) {
 			}
 		}
 		return true
-	}, teatest.WithDuration(15*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}, teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 }
 
 // keys sends key presses; later waits look only at what is drawn after them.
@@ -58,7 +62,8 @@ func (f *flow) keys(keys ...string) {
 }
 
 func (f *flow) forget() {
-	_, _ = io.ReadAll(f.tm.Output())
+	b, _ := io.ReadAll(f.tm.Output())
+	f.all.Write(b)
 	f.out.Reset()
 }
 
@@ -71,7 +76,7 @@ func (f *flow) typeText(s string) {
 func (f *flow) finish() string {
 	f.t.Helper()
 	f.keys("ctrl+c", "ctrl+c")
-	fm := f.tm.FinalModel(f.t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
+	fm := f.tm.FinalModel(f.t, teatest.WithFinalTimeout(20*time.Second)).(*Model)
 	return ansi.Strip(fm.Screen())
 }
 
@@ -88,17 +93,38 @@ func checkFrame(t *testing.T, screen string, w, h int) {
 	}
 }
 
-func flowOptions() (Options, *fakeBackend) {
-	b := newFakeBackend()
-	opts, _, _ := fakeOptions(b)
-	return opts, b
+// normalize hides what legitimately changes between runs or with the
+// converters' output: durations, clock times, token counts and savings,
+// the header's totals line.
+var (
+	reDur    = regexp.MustCompile(`\d+(\.\d+)?(µs|ms|s)\b`)
+	reClock  = regexp.MustCompile(`\d\d:\d\d:\d\d(\.\d+)?`)
+	reCounts = regexp.MustCompile(`[\d,]+→[\d,]+ +[-+±]\d+%`)
+	reTok    = regexp.MustCompile(`[\d,]+ tok`)
+	rePct    = regexp.MustCompile(`[-+±]\d+%`)
+	reSpaces = regexp.MustCompile(`  +`)
+)
+
+func normalize(screen string) string {
+	lines := strings.Split(screen, "\n")
+	if len(lines) > 1 {
+		lines[1] = "<totals>"
+	}
+	s := strings.Join(lines, "\n")
+	s = reCounts.ReplaceAllString(s, "<n→n>")
+	s = reTok.ReplaceAllString(s, "<n> tok")
+	s = rePct.ReplaceAllString(s, "<%>")
+	s = reDur.ReplaceAllString(s, "<t>")
+	s = reClock.ReplaceAllString(s, "<clock>")
+	// Replacements change widths; runs of spaces are collapsed so the
+	// frame's right edge does not move with them.
+	return reSpaces.ReplaceAllString(s, " ")
 }
 
 func TestFlowBrowse(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {160, 48}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			opts, _ := flowOptions()
-			f := startFlow(t, New(opts), sz[0], sz[1])
+			f := startFlow(t, New(demoEnv(t).opts), sz[0], sz[1])
 			f.waitOutput("o200k", "file_read")
 			f.keys("j", "j", "s", "s") // select a tool, sort by tokens
 			f.waitOutput("tokens")
@@ -106,65 +132,100 @@ func TestFlowBrowse(t *testing.T) {
 			f.waitOutput("sent")
 			screen := f.finish()
 			checkFrame(t, screen, sz[0], sz[1])
-			golden.RequireEqual(t, screen)
+			golden.RequireEqual(t, normalize(screen))
 		})
 	}
 }
 
+// The main flow against the demo server: compose a batch in MCP-Term, run
+// it, see each result.
 func TestFlowComposeRun(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {160, 48}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
-			opts, b := flowOptions()
-			f := startFlow(t, New(opts), sz[0], sz[1])
-			f.waitOutput("o200k")
-			f.keys("enter")
-			f.waitOutput("file_read")
-			// Replace the template with a batch, typed as a user would.
-			f.keys("ctrl+home")
-			for i := 0; i < 30; i++ {
-				f.keys("ctrl+k")
-			}
-			f.typeText(`[{"name": "file_read", "arguments": {"path": "a"}}, {"name": "file_read", "arguments": {"path": "b"}}]`)
-			f.waitOutput("batch")
+			e := demoEnv(t)
+			f := startFlow(t, New(e.opts), sz[0], sz[1])
+			f.waitOutput("o200k", "file_read")
+			f.keys("2")
+			f.typeText(`(batch (1 (fr "/etc/hosts")) (2 (ct "buy milk")) (3 (gt "00000000-0000-4000-8000-000000000000")))`)
+			f.waitOutput("batch of 3 calls", "S-expr")
 			f.keys("ctrl+r")
-			f.waitOutput("2", "ok")
-			f.waitOutput("args")
+			f.waitOutput("2 ok", "1 failed")
+			f.waitOutput("localhost") // the rendered results, which follow the outcome
 			screen := f.finish()
-			if n := len(b.callLog()); n != 2 {
-				t.Errorf("batch made %d calls", n)
+			if n := e.calls.Load(); n != 3 {
+				t.Errorf("the batch made %d calls", n)
 			}
 			checkFrame(t, screen, sz[0], sz[1])
-			golden.RequireEqual(t, screen)
+			golden.RequireEqual(t, normalize(screen))
 		})
 	}
 }
 
 func TestFlowExplore(t *testing.T) {
-	opts, b := flowOptions()
-	f := startFlow(t, New(opts), 160, 48)
+	f := startFlow(t, New(demoEnv(t).opts), 160, 48)
 	f.waitOutput("o200k")
-	b.events <- Event{Kind: EventLog, Time: time.Date(2026, 11, 30, 12, 0, 1, 0, time.UTC), Level: "warning", Logger: "core", Text: "cache is cold"}
-	b.events <- Event{Kind: EventStderr, Time: time.Date(2026, 11, 30, 12, 0, 2, 0, time.UTC), Text: "listening on stdio"}
 	f.keys("3")
-	f.waitOutput("readme")
-	f.keys("right", "right", "right", "right")
-	f.waitOutput("cold")
+	f.waitOutput("README.md")
+	// The protocol tab has the handshake from before the UI subscribed.
+	f.keys("left")
+	f.waitOutput("tools/list")
 	screen := f.finish()
 	checkFrame(t, screen, 160, 48)
-	golden.RequireEqual(t, screen)
+	golden.RequireEqual(t, normalize(screen))
+}
+
+// A server that cannot start shows its stderr in the UI, not on exit.
+func TestFlowConnectFailureShowsStderr(t *testing.T) {
+	e := serverEnv(t, session.Source{Kind: session.Stdio, Command: "sh", Args: []string{"-c", "read -r line; echo 'fatal: no config file' >&2; exit 3"}})
+	f := startFlow(t, New(e.opts), 100, 30)
+	f.waitOutput("Connection", "retries")
+	screen := f.finish()
+	if !strings.Contains(screen, "r retries") || !strings.Contains(screen, "fatal: no config file") || !strings.Contains(screen, "exit status 3") {
+		t.Errorf("connection failure screen lacks the stderr, the status or the retry hint:\n%s", screen)
+	}
+}
+
+// A hostile server: none of its escapes reach the terminal. The test reads
+// the bytes the program actually wrote.
+func TestFlowHostileServerEmitsNoEscapes(t *testing.T) {
+	e := serverEnv(t, session.Source{Kind: session.InProcess, Name: "evil", Server: hostileServer()})
+	f := startFlow(t, New(e.opts), 160, 48)
+	f.waitOutput("o200k", "steal")
+	f.keys("j") // the hostile tool (file_read is listed first)
+	f.waitOutput("steal")
+	f.keys("i") // the whole tool as sent
+	f.waitOutput("sent")
+	f.keys("enter")
+	f.waitOutput("Composer")
+	f.keys("ctrl+r")
+	f.waitOutput("destructive") // no annotations: MCP's default says it may be
+	f.keys("y")
+	f.waitOutput("result")
+	screen := f.finish()
+	rest, _ := io.ReadAll(f.tm.FinalOutput(t))
+	all := append(f.all.Bytes(), rest...)
+	for _, bad := range []string{"\x1b]52;", "\x1b]8;;http://evil", "\x1b]0;title", "\x1b[10;10H moved", "\x1b[31mRED", "\u009b31m", "\x07_it"} {
+		if bytes.Contains(all, []byte(bad)) {
+			t.Errorf("the terminal received %q", bad)
+		}
+	}
+	for _, want := range []string{"steal", "RED", "moved", "result"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the text %q itself should still show:\n%s", want, screen)
+		}
+	}
 }
 
 // Fast typing loses no keys: a burst of keystrokes, sent faster than the
 // checks they trigger can finish, all land in the editor in order.
 func TestFlowFastTypingLosesNoKeys(t *testing.T) {
-	opts, _ := flowOptions()
-	f := startFlow(t, New(opts), 80, 24)
+	f := startFlow(t, New(demoEnv(t).opts), 80, 24)
 	f.waitOutput("o200k")
 	f.keys("2")
 	text := strings.Repeat(`{"name": "file_read", "arguments": {"path": "abcdefghij"}} `, 20)
 	f.typeText(text)
 	f.keys("ctrl+c", "ctrl+c")
-	fm := f.tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(*Model)
+	fm := f.tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*Model)
 	if got := fm.composer.Value(); got != text {
 		t.Fatalf("typed %d bytes, editor holds %d:\n%q", len(text), len(got), got)
 	}

@@ -9,17 +9,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/mcpterm/mcpterm/themes"
 )
-
-func mustTheme(name string) themes.Choice {
-	c, err := themes.Parse(name, false)
-	if err != nil {
-		panic(err)
-	}
-	return c
-}
 
 // harness drives a Model the way the Bubble Tea runtime does: Update, then
 // every returned Cmd on its own goroutine, its message fed back to Update.
@@ -88,7 +78,7 @@ func (h *harness) dispatch(msg tea.Msg) {
 // waitFor processes Cmd results until one satisfies pred.
 func (h *harness) waitFor(what string, pred func(tea.Msg) bool) tea.Msg {
 	h.t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(30 * time.Second)
 	for {
 		select {
 		case msg := <-h.results:
@@ -118,7 +108,7 @@ func msgIs[T any](msg tea.Msg) bool { _, ok := msg.(T); return ok }
 func (h *harness) ready() {
 	h.t.Helper()
 	h.waitUntil("connected with counts", func(m *Model) bool {
-		return m.conn == connReady && m.reports[m.enc] != nil && m.schema.have == m.schema.want && m.schema.have.tool != ""
+		return m.conn == connReady && m.reports[m.enc] != nil && m.schema.have == m.schema.want && m.schema.have.tool != "" && m.schema.have.counted
 	})
 }
 

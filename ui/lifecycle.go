@@ -3,84 +3,100 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpterm/mcpterm/session"
 )
 
 func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
-	if msg.attempt != m.attempt {
-		if msg.backend != nil {
-			go msg.backend.Close()
-		}
-		return nil
-	}
 	if msg.err != nil {
 		m.conn = connFailed
 		m.connErr = msg.err
-		stderr := ""
-		var se StderrError
-		if errors.As(msg.err, &se) {
-			stderr = se.Stderr()
-		}
-		m.explore.setInfo(m.info, stderr)
+		m.explore.setInfo(m.info, stderrOf(msg.err))
 		return nil
 	}
+	if m.stopFeed != nil {
+		m.stopFeed()
+	}
+	old := m.sess
 	m.gen++
-	m.backend = msg.backend
+	m.sess = msg.sess
 	m.conn = connReady
-	m.info = msg.backend.Info()
+	m.info = msg.info
 	m.explore.setInfo(m.info, "")
 	m.explore.loaded = false
-	if m.stopSub != nil {
-		m.stopSub()
-	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m.stopSub = cancel
-	ch := msg.backend.Subscribe(ctx)
-	m.evCh = ch
-	cmds := []tea.Cmd{subscribeCmd(ch, m.gen), m.setSet(msg.backend.Tools())}
+	m.stopFeed = cancel
+	m.feed = msg.sess.Feed(ctx)
+	cmds := []tea.Cmd{closeCmd(old), feedCmd(m.issue(kindFeed, false), m.feed, m.progress), m.setCatalog(msg.cat)}
+	if m.composer.history == nil {
+		cmds = append(cmds, m.loadHistoryCmd(msg.cat.server))
+	}
 	if m.page == pageExplore {
 		cmds = append(cmds, m.loadExploreCmd())
 	}
 	return tea.Batch(cmds...)
 }
 
-func (m *Model) retry() tea.Cmd {
-	if m.backend != nil {
-		b := m.backend
-		m.backend = nil
-		go b.Close()
+// stderrOf is what a stdio server printed before it failed to connect.
+func stderrOf(err error) string {
+	var exit *session.ServerExitError
+	if errors.As(err, &exit) {
+		return exit.Stderr
 	}
-	return tea.Batch(m.connectCmd(), m.results.spinner.Tick)
+	return ""
 }
 
-func (m *Model) onEvents(msg eventsMsg) tea.Cmd {
-	if msg.gen != m.gen {
-		return nil
-	}
-	m.explore.addEvents(msg.events)
+// retry connects again; the old session is closed once the new one is up,
+// or now if there is none to show meanwhile.
+func (m *Model) retry() tea.Cmd {
 	var cmds []tea.Cmd
-	for _, e := range msg.events {
-		switch e.Kind {
-		case EventProgress:
-			m.applyProgress(e)
-		case EventListChanged:
-			if e.Text == "tools" && m.backend != nil {
-				cmds = append(cmds, m.refreshToolsCmd())
-			}
-			if e.Text == "resources" || e.Text == "prompts" {
-				cmds = append(cmds, m.loadExploreCmd())
-			}
-		case EventClosed:
-			m.conn = connLost
-			m.connErr = errors.New(firstNonEmpty(e.Text, "connection lost"))
-			cmds = append(cmds, m.setFlash("connection lost: press r to reconnect", true))
+	if m.conn == connLost && m.sess != nil {
+		cmds = append(cmds, closeCmd(m.sess))
+		m.sess = nil
+		if m.stopFeed != nil {
+			m.stopFeed()
+			m.stopFeed = nil
 		}
 	}
+	return tea.Batch(append(cmds, m.connectCmd(), m.results.spinner.Tick)...)
+}
+
+func (m *Model) onFeed(msg feedMsg) tea.Cmd {
+	var events []session.Event
+	var msgs []session.Message
+	var cmds []tea.Cmd
+	for _, it := range msg.items {
+		switch {
+		case it.Message != nil:
+			msgs = append(msgs, *it.Message)
+		case it.Event != nil:
+			e := *it.Event
+			events = append(events, e)
+			if e.Kind == session.EventListChanged {
+				switch e.Source {
+				case "tools":
+					cmds = append(cmds, m.refreshToolsCmd())
+				case "resources", "prompts":
+					cmds = append(cmds, m.loadExploreCmd())
+				}
+			}
+		}
+		if it.Missed > 0 {
+			events = append(events, session.Event{Kind: session.EventNotice, Level: "warning", Time: m.opts.Now(),
+				Text: fmt.Sprintf("%d items of the session's feed were not shown (the workbench fell behind)", it.Missed)})
+		}
+	}
+	m.explore.addEvents(events, msgs)
+	for _, p := range msg.progress {
+		m.applyProgress(p)
+	}
 	if !msg.closed {
-		cmds = append(cmds, subscribeCmd(m.evCh, m.gen))
+		cmds = append(cmds, feedCmd(msg.t, m.feed, m.progress))
 	}
 	return tea.Batch(cmds...)
 }
@@ -107,17 +123,12 @@ func (m *Model) requestQuit() tea.Cmd {
 
 const quitTitle = "Quit mcpterm?"
 
-// quit stops calls and the subscription, writes the draft, and exits.
+// quit cancels the calls and the feed, then — in one Cmd, before the
+// program ends — waits for any draft write in flight, writes the draft as
+// it stands and closes the session.
 func (m *Model) quit(saveFirst bool) tea.Cmd {
 	if saveFirst {
-		m.modal = nil
-		name := m.composer.path
-		if name == "" {
-			name = "call.mcpt"
-		}
-		data := m.composer.Value() + "\n"
-		m.modal = newForm(*m.styles, "Save the composer to a file", "", []string{"file"}, []string{name},
-			func(v []string) tea.Msg { return saveAsMsg{path: v[0], data: data, what: "draft"} })
+		m.modal = m.saveComposerDialog()
 		return nil
 	}
 	m.quitting = true
@@ -125,14 +136,19 @@ func (m *Model) quit(saveFirst bool) tea.Cmd {
 	for _, cancel := range m.runs {
 		cancel()
 	}
-	if m.stopSub != nil {
-		m.stopSub()
+	if m.stopFeed != nil {
+		m.stopFeed()
 	}
-	store, text, b := m.opts.Store, m.composer.Value(), m.backend
+	o, text, s, d := m.opts, m.composer.Value(), m.sess, m.drafts
 	return tea.Sequence(func() tea.Msg {
-		_ = store.SaveDraft(text)
-		if b != nil {
-			_ = b.Close()
+		d.wg.Wait()
+		if o.Drafts != nil {
+			d.mu.Lock()
+			_ = o.Drafts.Save(o.DraftKey, text)
+			d.mu.Unlock()
+		}
+		if s != nil {
+			_ = s.Close()
 		}
 		return nil
 	}, tea.Quit)

@@ -28,16 +28,14 @@ func TestLooksLikeMarkdown(t *testing.T) {
 
 func TestStructuredEchoesText(t *testing.T) {
 	obj, _ := ojson.Parse([]byte(`{"id": 1, "title": "x"}`))
-	same := &CallResult{Content: []Content{{Type: "text", Text: `{"title":"x","id":1}`}}, Structured: obj}
-	if !structuredEchoesText(same) {
+	text := func(s string) []contentBlock { return []contentBlock{{Type: "text", Text: s}} }
+	if !structuredEchoesText(text(`{"title":"x","id":1}`), obj) {
 		t.Error("the same object in another key order should count as an echo")
 	}
-	other := &CallResult{Content: []Content{{Type: "text", Text: `{"id": 2, "title": "x"}`}}, Structured: obj}
-	if structuredEchoesText(other) {
+	if structuredEchoesText(text(`{"id": 2, "title": "x"}`), obj) {
 		t.Error("a different object is not an echo")
 	}
-	prose := &CallResult{Content: []Content{{Type: "text", Text: "created todo 1"}}, Structured: obj}
-	if structuredEchoesText(prose) {
+	if structuredEchoesText(text("created todo 1"), obj) {
 		t.Error("prose is not an echo")
 	}
 }

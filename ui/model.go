@@ -2,9 +2,13 @@
 // MCP server's tools as JSON Schema and compact forms with live token counts,
 // and composes and runs calls and batches against it.
 //
-// One root Model owns focus and layout; panes are small types with SetSize,
-// Focus/Blur, View and their key help. Everything slow or with I/O runs in a
-// tea.Cmd that answers with a typed message naming what it answers.
+// It is one of mcpterm's faces, like the command line and the gateway: the
+// counts are tokens' report, the renderings convert's, the calls are read
+// by convert/calls and run by session's runner. What lives here is layout,
+// keys and drawing. One root Model owns focus and layout; every pane
+// satisfies one small interface (pane.go) and is held in an array indexed
+// by focus. Everything slow or with I/O runs in a tea.Cmd whose reply says,
+// with a ticket, what it answers (tickets.go).
 package ui
 
 import (
@@ -16,8 +20,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/mcpterm/mcpterm/convert/term"
-	"github.com/mcpterm/mcpterm/convert/toolset"
+	"github.com/mcpterm/mcpterm/session"
+	"github.com/mcpterm/mcpterm/tokens"
 )
 
 // connState is where the connection is.
@@ -44,24 +48,23 @@ type Model struct {
 	showHelp      bool
 	help          help.Model
 
+	tickets   tickets
 	conn      connState
-	attempt   int
 	connErr   error
 	connStart time.Time
-	backend   Backend
-	info      ServerInfo
-	set       *toolset.Set
-	codes     map[string]string
-	comp      *completer
-	gen       int // session generation: bumps on every (re)connect
-	stopSub   context.CancelFunc
-	evCh      <-chan Event
+	gen       int // connection generation: bumps on every (re)connect
+	listGen   int // tool-list generation: bumps on every tool list fetched
+	sess      Session
+	info      session.Info
+	cat       *catalog // the current tool list; nil before the first
+	stopFeed  context.CancelFunc
+	feed      <-chan session.FeedItem
+	progress  chan progressNote // the runs' progress, read by the feed's subscription
 
 	enc      string
 	encReady map[string]bool
 	encErr   map[string]error
-	reports  map[string]*Report
-	repSeq   int
+	reports  map[string]*tokens.ServerReport // by encoding, for cat
 
 	// The panes, by name for what only one of them does, and in panes,
 	// indexed by focus, for everything they all do.
@@ -76,13 +79,16 @@ type Model struct {
 
 	nextRunID int64
 	runs      map[int64]context.CancelFunc
-	nextReq   int
+	drafts    *draftWriter
 
 	flash    string
 	flashErr bool
-	flashSeq int
 	quitting bool
 }
+
+// progressBacklog bounds the progress notes waiting for the UI; a flood
+// beyond it loses notes, never blocks a call.
+const progressBacklog = 256
 
 // New builds the workbench. Nothing slow happens here: connecting, loading
 // the tokenizer and restoring the draft all start from Init as Cmds, so the
@@ -93,10 +99,13 @@ func New(opts Options) *Model {
 		opts:     opts,
 		keys:     DefaultKeyMap(),
 		dark:     true,
+		enc:      opts.Encoding,
 		encReady: map[string]bool{},
 		encErr:   map[string]error{},
-		reports:  map[string]*Report{},
+		reports:  map[string]*tokens.ServerReport{},
 		runs:     map[int64]context.CancelFunc{},
+		progress: make(chan progressNote, progressBacklog),
+		drafts:   &draftWriter{},
 		help:     help.New(),
 	}
 	st := NewStyles(opts.Theme.Resolve(m.dark))
@@ -104,17 +113,11 @@ func New(opts Options) *Model {
 	m.help.Styles = st.Help
 	m.tools = newToolsPane(m.styles, &m.keys)
 	m.schema = newSchemaPane(m.styles, &m.keys)
-	m.composer = newComposerPane(m.styles, &m.keys)
+	m.composer = newComposerPane(m.styles, &m.keys, opts.Sanitize)
 	m.results = newResultsPane(m.styles, &m.keys)
-	m.explore = newExplorePane(m.styles, &m.keys, opts.Sanitize, opts.Now)
+	m.explore = newExplorePane(m.styles, &m.keys, opts.Sanitize)
 	m.panes = [numFocus]pane{focusTools: &m.tools, focusSchema: &m.schema, focusComposer: &m.composer, focusResults: &m.results, focusExplore: &m.explore}
-	m.schema.setForms(opts.Renderer.Forms())
-	if opts.Counter != nil {
-		m.enc = opts.Encoding
-		if m.enc == "" && len(opts.Counter.Encodings()) > 0 {
-			m.enc = opts.Counter.Encodings()[0]
-		}
-	}
+	m.schema.setForms(sideForms)
 	m.tools.Focus()
 	m.setSize(80, 24)
 	m.syncKeys()
@@ -123,15 +126,17 @@ func New(opts Options) *Model {
 
 // Init starts everything that takes time, concurrently.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.connectCmd(), m.loadDraftCmd(), m.results.spinner.Tick}
-	if m.opts.Counter != nil && m.enc != "" {
-		cmds = append(cmds, m.loadEncodingCmd(m.enc))
-	}
+	cmds := []tea.Cmd{m.connectCmd(), m.loadDraftCmd(), m.results.spinner.Tick, m.loadEncodingCmd(m.enc)}
 	if m.opts.Theme.FollowsBackground() {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
 	return tea.Batch(cmds...)
 }
+
+// Report is the token report behind the tool list and the header: the same
+// tokens.Report `mcpterm tokens` prints, for the tool list shown and the
+// encoding chosen; nil until it is counted.
+func (m *Model) Report() *tokens.ServerReport { return m.reports[m.enc] }
 
 // setSize recomputes the layout and hands every pane its rectangle.
 func (m *Model) setSize(w, h int) {
@@ -217,7 +222,7 @@ func (m *Model) syncKeys() {
 	m.composer.running = m.running()
 	k.Cancel.SetEnabled(m.running())
 	k.Retry.SetEnabled(m.conn == connFailed || m.conn == connLost)
-	k.Encoding.SetEnabled(m.opts.Counter != nil && len(m.opts.Counter.Encodings()) > 1)
+	k.Encoding.SetEnabled(len(tokens.Encodings()) > 1)
 	onTools := m.page == pageTools
 	k.Form.SetEnabled(onTools && len(m.schema.forms) > 1)
 	k.Invisible.SetEnabled(onTools)
@@ -253,19 +258,16 @@ func (m *Model) contextHelp() bindingHelp {
 	return bindingHelp{short: short, full: full}
 }
 
-// setSet installs a (new) tool list: codes, completion, list and counts.
-func (m *Model) setSet(set *toolset.Set) tea.Cmd {
-	m.set = set
-	names := make([]string, 0, len(set.Tools))
-	for _, t := range set.Tools {
-		names = append(names, t.Name)
-	}
-	m.codes = term.ShortCodes(names)
-	m.comp = newCompleter(set, m.codes)
-	m.composer.comp = m.comp
-	m.tools.setTools(set, m.codes, m.opts.Classifier, m.opts.Sanitize)
-	m.reports = map[string]*Report{}
-	m.tools.setReport(nil, "")
+// setCatalog installs a (new) tool list: the list, completion, and every
+// count and rendering made for the old one is dropped (their tickets go
+// stale with it) and asked for again.
+func (m *Model) setCatalog(c *catalog) tea.Cmd {
+	m.cat = c
+	m.composer.comp = c.comp
+	m.tools.setTools(c, m.opts.Sanitize)
+	m.reports = map[string]*tokens.ServerReport{}
+	m.schema.reset()
+	m.tools.setReport(nil)
 	return tea.Batch(m.reportCmd(), m.schemaCmd(), m.checkCmd())
 }
 
@@ -273,21 +275,8 @@ func (m *Model) setSet(set *toolset.Set) tea.Cmd {
 func (m *Model) setFlash(s string, isErr bool) tea.Cmd {
 	m.flash = oneLine(s)
 	m.flashErr = isErr
-	m.flashSeq++
-	seq := m.flashSeq
-	return tea.Tick(4*time.Second, func(time.Time) tea.Msg { return flashMsg{seq: seq} })
-}
-
-// primaryForm is the compact form the tool list compares with JSON: the
-// first of term, term-lean and dts that is registered ("" for none yet).
-func (m *Model) primaryForm() string {
-	for _, f := range m.opts.Renderer.Forms() {
-		switch f {
-		case "term", "term_lean", "dts":
-			return f
-		}
-	}
-	return ""
+	t := m.issue(kindFlash, false)
+	return tea.Tick(4*time.Second, func(time.Time) tea.Msg { return flashMsg{t: t} })
 }
 
 // firstLine is s up to its first newline, for status messages.

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"errors"
-
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -74,5 +72,3 @@ func (m *Model) clickTab(x int) tea.Cmd {
 	}
 	return nil
 }
-
-func asStderr(err error, target *StderrError) bool { return errors.As(err, target) }

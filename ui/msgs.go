@@ -1,82 +1,109 @@
 package ui
 
 import (
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/mcpterm/mcpterm/convert/toolset"
+	"github.com/mcpterm/mcpterm/session"
+	"github.com/mcpterm/mcpterm/tokens"
 )
 
-// Messages carry the results of Cmds back to Update. Each async result names
-// what it answers (a sequence number, a call ID, a cache key), so a late reply
-// is recognised as stale instead of landing in the wrong place.
+// Messages carry the results of Cmds back to Update. Each one that answers
+// a request carries its ticket (see tickets.go); Update drops the stale
+// ones before looking at them.
 
-// connectedMsg ends a connection attempt.
+// connectedMsg ends a connection attempt: the session and the catalog of
+// its first tool list, or why there is none.
 type connectedMsg struct {
-	attempt int
-	backend Backend
-	err     error
+	t    ticket
+	sess Session
+	info session.Info
+	cat  *catalog
+	err  error
 }
 
-// tokenizerMsg reports that an encoding finished loading.
+// tokenizerMsg reports that an encoding finished loading (or failed).
 type tokenizerMsg struct {
 	enc string
 	err error
 }
 
-// reportMsg delivers a Report for the set it was computed from.
+// reportMsg delivers the token report of a tool list in one encoding.
 type reportMsg struct {
-	seq    int
-	report *Report
+	t      ticket
+	enc    string
+	report *tokens.ServerReport
 	err    error
 }
 
-// eventsMsg is a batch of session events; the subscription Cmd drains what
-// is buffered so a notification flood costs one Update, not thousands.
-type eventsMsg struct {
-	gen    int // subscription generation: events of a closed session are dropped
-	events []Event
-	closed bool
+// feedMsg is a batch of what the session's feed and the runs' progress
+// delivered; the subscription drains what is buffered so a flood costs one
+// Update, not thousands.
+type feedMsg struct {
+	t        ticket
+	items    []session.FeedItem
+	progress []progressNote
+	closed   bool // the feed ended: the subscription stops
 }
 
-// toolsRefreshedMsg answers a list_changed notification.
-type toolsRefreshedMsg struct {
-	gen int
+// progressNote is one progress notification of a call of a run.
+type progressNote struct {
+	run             int64
+	item            int
+	progress, total float64
+	text            string
+}
+
+// toolsMsg answers a tools/list made after list_changed.
+type toolsMsg struct {
+	t   ticket
 	set *toolset.Set
+	cat *catalog
 	err error
 }
 
-// schemaMsg fills the side-by-side pane for one (tool, form, enc, invisible) key.
+// schemaMsg fills the side-by-side pane for one key.
 type schemaMsg struct {
+	t             ticket
 	key           schemaKey
 	title         string // the tool's name, sanitised
 	left, right   string // highlighted documents
-	leftN, rightN int    // tokens, -1 when not counted
+	leftN, rightN int    // tokens from the report, -1 when not counted yet
 	rightErr      error
-	rightForm     string // the form rendered when it differs from key.form
-	note          string // what the right-hand form left out (sanitised)
+	rightForm     string // the form shown when it differs from key.form
+	note          string // what the right-hand form leaves out (sanitised)
 }
 
 // checkMsg is the composer's live parse, validation and counts for one
-// edit (seq); older ones are dropped.
+// edit (seq).
 type checkMsg struct {
-	seq    int
-	check  composerCheck
-	counts bool // counts were computed (tokenizer ready)
+	t     ticket
+	seq   int
+	check composerCheck
 }
 
 // draftLoadedMsg restores the composer at start.
 type draftLoadedMsg struct {
-	text    string
+	text string
+	err  error
+}
+
+// historyLoadedMsg brings the composer the server's past calls.
+type historyLoadedMsg struct {
+	server  string
 	history []string
 	err     error
 }
 
-// draftSavedMsg acknowledges an autosave.
-type draftSavedMsg struct {
-	seq int
-	err error
-}
-
-// draftTickMsg fires after the autosave delay for edit seq.
-type draftTickMsg struct{ seq int }
+// draftTickMsg fires after the autosave delay; draftSavedMsg acknowledges
+// the write.
+type (
+	draftTickMsg  struct{ t ticket }
+	draftSavedMsg struct {
+		t   ticket
+		err error
+	}
+)
 
 // fileSavedMsg / fileOpenedMsg answer save and open.
 type fileSavedMsg struct {
@@ -92,33 +119,46 @@ type fileOpenedMsg struct {
 
 // callDoneMsg is the outcome of one run (a call or a whole batch).
 type callDoneMsg struct {
-	runID int64
-	items []runItem
-	err   error // the run as a whole failed (not a tool error)
+	runID  int64
+	result *session.RunResult
 }
 
-// resultsRenderedMsg carries the rendered results for (runID, width, mode).
+// resultsRenderedMsg carries the rendered results for one key.
 type resultsRenderedMsg struct {
+	t    ticket
 	key  renderKey
 	text string
 }
 
-// exploreMsg answers an explore list request.
+// exploreMsg answers the explore lists request.
 type exploreMsg struct {
-	gen       int
-	resources []Resource
-	templates []ResourceTemplate
-	prompts   []Prompt
+	t         ticket
+	resources []mcp.Resource
+	templates []mcp.ResourceTemplate
+	prompts   []mcp.Prompt
 	errs      [3]error
 }
 
-// detailMsg answers "open" in explore: a resource read or a prompt get.
+// detailMsg answers "open" in explore: a resource read or a prompt got.
 type detailMsg struct {
-	reqID int
+	t     ticket
 	title string
 	body  string
 	err   error
 }
 
 // flashMsg clears a status message after a while.
-type flashMsg struct{ seq int }
+type flashMsg struct{ t ticket }
+
+func (m connectedMsg) answers() ticket       { return m.t }
+func (m reportMsg) answers() ticket          { return m.t }
+func (m feedMsg) answers() ticket            { return m.t }
+func (m toolsMsg) answers() ticket           { return m.t }
+func (m schemaMsg) answers() ticket          { return m.t }
+func (m checkMsg) answers() ticket           { return m.t }
+func (m draftTickMsg) answers() ticket       { return m.t }
+func (m draftSavedMsg) answers() ticket      { return m.t }
+func (m resultsRenderedMsg) answers() ticket { return m.t }
+func (m exploreMsg) answers() ticket         { return m.t }
+func (m detailMsg) answers() ticket          { return m.t }
+func (m flashMsg) answers() ticket           { return m.t }

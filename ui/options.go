@@ -1,50 +1,96 @@
 package ui
 
 import (
+	"context"
 	"os"
 	"strings"
 	"time"
 
-	"github.com/mcpterm/mcpterm/convert/safe"
+	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/mcpterm/mcpterm/convert"
+	"github.com/mcpterm/mcpterm/convert/aql"
+	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/convert/toolset"
+	"github.com/mcpterm/mcpterm/session"
+	"github.com/mcpterm/mcpterm/session/history"
+	"github.com/mcpterm/mcpterm/session/policy"
 	"github.com/mcpterm/mcpterm/themes"
+	"github.com/mcpterm/mcpterm/tokens"
 )
 
-// Options are the workbench's dependencies. Everything with I/O comes in
-// through here so tests can swap it; nil fields get working fallbacks.
+// Session is the one seam between the workbench and the world: a live (or
+// offline) session with one MCP server, in session's own types.
+// *session.Session is the implementation; tests run the in-process demo
+// server through it. Every method may block on the network, so the model
+// calls them only from tea.Cmds.
+type Session interface {
+	Info() session.Info
+	IsOffline() bool
+	Tools(ctx context.Context) (*toolset.Set, error)
+	// Call runs one tools/call; the runner calls it for every item of a run.
+	Call(ctx context.Context, req session.CallRequest) *session.CallResult
+	Resources(ctx context.Context) ([]mcp.Resource, error)
+	ResourceTemplates(ctx context.Context) ([]mcp.ResourceTemplate, error)
+	Prompts(ctx context.Context) ([]mcp.Prompt, error)
+	ReadResource(ctx context.Context, uri string) (*session.ResourceContents, error)
+	GetPrompt(ctx context.Context, name string, args map[string]string) (*session.PromptMessages, error)
+	// Feed streams the session's events and protocol messages (what it
+	// retained first) until ctx ends.
+	Feed(ctx context.Context) <-chan session.FeedItem
+	Close() error
+}
+
+var _ Session = (*session.Session)(nil)
+
+// Options are the workbench's dependencies and settings. Everything that
+// does I/O comes in through Connect, History, Drafts and the file
+// functions, so a test can point them at the demo server and a temporary
+// directory; the rest of mcpterm (convert, tokens, session's runner) is
+// used as it is.
 type Options struct {
-	Connect    Connector
-	Counter    Counter    // nil: no token counts, the panes say so
-	Codec      Codec      // nil: JSON calls only
-	Renderer   Renderer   // nil: convert.Forms()
-	Classifier Classifier // nil: no CRUDE column
-	Store      Store      // nil: draft and history kept in memory only
-	// Sanitize makes untrusted text safe to print; nil uses a local strip
-	// of every escape sequence and control character.
+	// Connect opens the session; it runs in a Cmd, and again at every
+	// reconnect.
+	Connect func(ctx context.Context) (Session, error)
+	// Target says what Connect connects to, while it does (no secrets).
+	Target string
+
+	Overrides aql.Overrides  // --aql-map: AQL categories and operation names
+	Policy    *policy.Policy // nil: the default rules (destructive calls ask first)
+	// History is the call log `mcpterm call` writes too: every call run
+	// here is recorded in it, and the composer's ↑ reads this server's
+	// calls back from it. nil keeps no history.
+	History *history.Log
+	// Drafts keeps the composer's text across runs under DraftKey (one
+	// draft per server); nil keeps it for this run only.
+	Drafts   *history.Drafts
+	DraftKey string
+	// Server names the server in history entries; "" uses the name the
+	// server gives.
+	Server string
+
+	// Counters load the tokenizers; nil makes a fresh set.
+	Counters *tokens.Counters
+	Encoding string // the encoding shown first, default tokens.DefaultEncoding
+
+	// Sanitize makes untrusted text safe to print; nil uses convert/safe.
+	// Whatever it is, tabs are expanded after it.
 	Sanitize func(string) string
 
 	Theme      themes.Choice
-	Encoding   string // initial encoding, default the counter's first
 	ReadFile   func(path string) ([]byte, error)
 	WriteFile  func(path string, data []byte) error
 	Now        func() time.Time
 	WorkingDir string // where relative save/open paths resolve
-
 	// DisableMouse keeps the terminal's own selection working.
 	DisableMouse bool
 }
 
 func (o Options) withDefaults() Options {
-	if o.Renderer == nil {
-		o.Renderer = FormsRenderer{}
+	if o.Counters == nil {
+		o.Counters = tokens.NewCounters()
 	}
-	if o.Codec == nil {
-		o.Codec = JSONCodec{}
-	}
-	if o.Store == nil {
-		o.Store = &MemoryStore{}
+	if o.Encoding == "" {
+		o.Encoding = tokens.DefaultEncoding
 	}
 	if o.Sanitize == nil {
 		o.Sanitize = safe.Text
@@ -54,15 +100,16 @@ func (o Options) withDefaults() Options {
 		o.ReadFile = os.ReadFile
 	}
 	if o.WriteFile == nil {
-		// The command injects session/history's crash-safe writer; this
-		// plain default serves tests and embedders.
-		o.WriteFile = func(path string, data []byte) error { return os.WriteFile(path, data, 0o644) }
+		o.WriteFile = func(path string, data []byte) error { return history.WriteFileAtomic(path, data, 0o644) }
 	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
 	if o.Theme.Name == "" {
 		o.Theme.Name = "auto"
+	}
+	if o.DraftKey == "" {
+		o.DraftKey = "default"
 	}
 	return o
 }
@@ -94,105 +141,4 @@ func expandTabs(f func(string) string) func(string) string {
 		}
 		return b.String()
 	}
-}
-
-// preferredForms is the cycling order of the right-hand side, by form name in
-// convert.Forms(); missing ones are skipped, so forms appear as they land.
-var preferredForms = []string{"term", "term_lean", "dts", "aql_introspect"}
-
-// FormsRenderer renders through the convert form registry.
-type FormsRenderer struct{}
-
-// Forms lists the registered right-hand forms; json_full stands in while no
-// compact form is registered, so the pane still shows something real.
-func (FormsRenderer) Forms() []string {
-	var out []string
-	for _, name := range preferredForms {
-		if _, ok := convert.FormByName(name); ok {
-			out = append(out, name)
-		}
-	}
-	if len(out) == 0 {
-		out = []string{"json_full"}
-	}
-	return out
-}
-
-// Totals is every registered form but the two baseline variants, which
-// only restate the baseline.
-func (FormsRenderer) Totals() []string {
-	var out []string
-	for _, f := range convert.Forms() {
-		if f.Name != "json_pretty" && f.Name != "json_full" {
-			out = append(out, f.Name)
-		}
-	}
-	return out
-}
-
-// Render renders the whole set.
-func (FormsRenderer) Render(form string, set *toolset.Set) (string, error) {
-	f, ok := convert.FormByName(form)
-	if !ok {
-		return "", errUnknownForm(form)
-	}
-	return f.Render(set)
-}
-
-// RenderTool renders one tool as it stands in its server's document (term
-// forms keep the server-wide short code).
-func (r FormsRenderer) RenderTool(form string, set *toolset.Set, tool *toolset.Tool) (string, error) {
-	f, ok := convert.FormByName(form)
-	if !ok {
-		return "", errUnknownForm(form)
-	}
-	return convert.ToolRenderer(set)(f, tool)
-}
-
-type errUnknownForm string
-
-func (e errUnknownForm) Error() string { return "form " + string(e) + " is not available" }
-
-// formLabel is the short human name of a form for titles and the header.
-func formLabel(form string) string {
-	switch form {
-	case "json":
-		return "JSON"
-	case "json_pretty":
-		return "JSON pretty"
-	case "json_full":
-		return "MCP full"
-	case "term":
-		return "MCP-Term"
-	case "term_lean":
-		return "term-lean"
-	case "term_full":
-		return "MCP-Term full"
-	case "dts":
-		return "TypeScript"
-	case "aql_introspect":
-		return "AQL introspect"
-	case "aql_single":
-		return "AQL single"
-	case "aql_semantic":
-		return "AQL semantic"
-	}
-	return form
-}
-
-// MemoryStore keeps the draft and history for one run only.
-type MemoryStore struct {
-	draft   string
-	history []string
-}
-
-func (s *MemoryStore) LoadDraft() (string, error)  { return s.draft, nil }
-func (s *MemoryStore) SaveDraft(text string) error { s.draft = text; return nil }
-func (s *MemoryStore) AddHistory(src string) error { s.history = append(s.history, src); return nil }
-func (s *MemoryStore) History(limit int) ([]string, error) {
-	h := s.history
-	if limit > 0 && len(h) > limit {
-		h = h[len(h)-limit:]
-	}
-	return append([]string(nil), h...), nil
 }

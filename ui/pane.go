@@ -3,6 +3,7 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // pane is what every pane of the workbench is to the root model: it is
@@ -53,5 +54,5 @@ type (
 	rerenderMsg       struct{}             // the results pane needs its current run drawn
 	saveResultMsg     struct{}             // ask for a file name and save the current result
 	readTemplateMsg   struct{ tpl string } // fill in a resource template's variables and read it
-	getPromptMsg      struct{ prompt Prompt }
+	getPromptMsg      struct{ prompt mcp.Prompt }
 )

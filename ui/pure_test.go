@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpterm/mcpterm/convert/toolset"
 	"github.com/mcpterm/mcpterm/themes"
 )
 
@@ -87,7 +88,12 @@ func TestEnclosingCall(t *testing.T) {
 }
 
 func FuzzCompleter(f *testing.F) {
-	set := fakeSet()
+	set, err := toolset.Parse([]byte(`[
+		{"name":"file_read","inputSchema":{"type":"object","properties":{"path":{"type":"string"},"encoding":{"enum":["utf8","base64"]}},"required":["path"]}},
+		{"name":"delete_todo","inputSchema":{"type":"object","properties":{"id":{"type":"string"}}}}]`))
+	if err != nil {
+		f.Fatal(err)
+	}
 	comp := newCompleter(set, map[string]string{"file_read": "fr", "delete_todo": "dt"})
 	for _, s := range []string{"(", "(fr ", "(fr \"a\" :", "(batch (1 (dt ", "((((", "))", "(fr :encoding :", "\"", ";"} {
 		f.Add(s)
@@ -150,8 +156,7 @@ func TestFrameSizeAtManySizes(t *testing.T) {
 }
 
 func TestThemesFollowBackgroundAndNoColor(t *testing.T) {
-	b := newFakeBackend()
-	opts, _, _ := fakeOptions(b)
+	opts := demoEnv(t).opts
 	opts.Theme = mustTheme("auto")
 	h := newHarness(t, opts, 80, 24)
 	h.ready()
@@ -164,7 +169,7 @@ func TestThemesFollowBackgroundAndNoColor(t *testing.T) {
 		t.Errorf("a black background gave the %s palette", h.m.styles.Palette.Name)
 	}
 
-	opts2, _, _ := fakeOptions(newFakeBackend())
+	opts2 := demoEnv(t).opts
 	ch, _ := themes.Parse("dark", true) // NO_COLOR set
 	opts2.Theme = ch
 	h2 := newHarness(t, opts2, 120, 40)

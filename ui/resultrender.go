@@ -1,15 +1,18 @@
 package ui
 
 import (
-	"context"
+	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
 	"charm.land/glamour/v2"
 
+	"github.com/mcpterm/mcpterm/convert/calls"
 	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/convert/sexpr"
+	"github.com/mcpterm/mcpterm/session"
+	"github.com/mcpterm/mcpterm/tokens"
 	"github.com/mcpterm/mcpterm/ui/widget"
 )
 
@@ -19,36 +22,35 @@ const maxRenderBytes = 256 << 10
 
 // renderResults lays out a finished run for width w. It runs in a Cmd:
 // glamour and the highlighter are too slow for Update on big results.
-func renderResults(r *run, k renderKey, st Styles, codec Codec, c Counter, sanitize func(string) string) string {
+// Each item shows what its syntax answers — an AQL request its AQL
+// response, any other call the server's result — and in the (ok ...) view
+// the MCP-Term form convert/calls prints for every face.
+func renderResults(r *run, k renderKey, st Styles, c *tokens.Counter, sanitize func(string) string) string {
 	markdown := markdownRenderer(st, k.width)
 	var b strings.Builder
-	for i, it := range r.items {
+	for i := range r.plan.Items {
+		it, res := r.item(i)
 		if i > 0 {
 			b.WriteString("\n\n")
 		}
-		b.WriteString(itemHeader(it, k, st, c, len(r.items) > 1, sanitize))
+		b.WriteString(itemHeader(r, i, c, st, sanitize))
 		b.WriteByte('\n')
-		if it.Result != nil && it.Result.Warning != "" {
-			b.WriteString(st.Warn.Render("⚠ "+oneLine(sanitize(it.Result.Warning))) + "\n")
+		out := res.Outcome
+		if res.Call != nil && res.Call.SchemaErr != nil {
+			b.WriteString(st.Warn.Render("⚠ structuredContent: "+oneLine(sanitize(res.Call.SchemaErr.Error()))) + "\n")
 		}
 		switch {
-		case it.Err != nil && r.cancelled && errors.Is(it.Err, context.Canceled):
+		case out.Err != nil && out.Err.Kind == calls.FailCancelled:
 			b.WriteString(st.Warn.Render("cancelled") + st.Muted.Render(" (notifications/cancelled was sent)"))
-		case it.Err != nil:
-			b.WriteString(st.Error.Render("error: ") + st.Text.Render(sanitize(it.Err.Error())))
-		case it.Result == nil:
-			b.WriteString(st.Muted.Render("no result"))
 		case k.term:
-			t, err := codec.ResultTerm(it.Result, k.width)
-			if err != nil {
-				b.WriteString(st.Muted.Render("(ok ...) form unavailable: " + sanitize(err.Error())))
-				b.WriteString("\n")
-				b.WriteString(renderContents(it.Result, st, sanitize, markdown))
-			} else {
-				b.WriteString(widget.Highlight(st.Syntax, "scheme", sanitize(clip(t))))
-			}
+			b.WriteString(widget.Highlight(st.Syntax, "scheme", sanitize(clip(sexpr.Pretty(calls.OutcomeTerm(&it, out), max(k.width, 40))))))
+		case r.plan.Syntax == calls.AQL:
+			resp, _ := r.codec.ItemAnswer(&it, out)
+			b.WriteString(widget.Highlight(st.Syntax, "json", sanitize(clip(resp.Pretty()))))
+		case out.Err != nil:
+			b.WriteString(st.Error.Render(string(out.Err.Kind)+": ") + st.Text.Render(sanitize(out.Err.Message)))
 		default:
-			b.WriteString(renderContents(it.Result, st, sanitize, markdown))
+			b.WriteString(renderBlocks(resultBlocks(out.Result), out.Result.Get("structuredContent"), st, sanitize, markdown))
 		}
 	}
 	return b.String()
@@ -81,37 +83,108 @@ func markdownRenderer(st Styles, width int) func(string) string {
 	}
 }
 
-func itemHeader(it runItem, k renderKey, st Styles, c Counter, batch bool, sanitize func(string) string) string {
+func itemHeader(r *run, i int, c *tokens.Counter, st Styles, sanitize func(string) string) string {
+	it, res := r.item(i)
 	var parts []string
-	name := oneLine(sanitize(it.Tool))
-	if batch && it.ID != "" {
+	name := oneLine(sanitize(firstNonEmpty(it.Tool, it.Operation)))
+	if (r.plan.Batch || len(r.plan.Items) > 1) && it.ID != "" {
 		name = "[" + oneLine(sanitize(it.ID)) + "] " + name
 	}
 	parts = append(parts, st.Bold.Render(name))
+	out := res.Outcome
 	switch {
-	case it.Err != nil && errors.Is(it.Err, context.Canceled):
+	case out.Err != nil && out.Err.Kind == calls.FailCancelled:
 		parts = append(parts, st.Warn.Render("cancelled"))
-	case it.Err != nil:
-		parts = append(parts, st.Error.Render("✗ error"))
-	case it.Result != nil && it.Result.IsError:
+	case out.Err != nil:
+		parts = append(parts, st.Error.Render("✗ "+string(out.Err.Kind)))
+	case r.failed(i) && r.plan.Syntax == calls.AQL:
+		parts = append(parts, st.Error.Render("✗ success: false"))
+	case r.failed(i):
 		parts = append(parts, st.Error.Render("✗ isError"))
-	case it.Result != nil:
+	case it.IsLocal():
+		parts = append(parts, st.OK.Render("✓ answered locally"))
+	default:
 		parts = append(parts, st.OK.Render("✓ ok"))
 	}
-	if it.Duration > 0 {
-		parts = append(parts, st.Muted.Render(fmtDuration(it.Duration)))
+	if res.Call != nil && res.Call.Duration > 0 {
+		parts = append(parts, st.Muted.Render(fmtDuration(res.Call.Duration)))
 	}
-	if it.Result != nil && it.Result.Raw != nil && c != nil && c.Ready(k.enc) {
-		parts = append(parts, st.Muted.Render(thousands(c.Count(k.enc, it.Result.Raw.Compact()))+" tok"))
+	if out.Result != nil && c != nil {
+		if n, err := c.Count(out.Result.Compact()); err == nil {
+			parts = append(parts, st.Muted.Render(thousands(n)+" tok"))
+		}
 	}
 	return strings.Join(parts, st.Subtle.Render(" · "))
 }
 
-// renderContents shows each content block by type: JSON pretty and
-// highlighted, markdown through glamour, media as a typed summary.
-func renderContents(res *CallResult, st Styles, sanitize func(string) string, markdown func(string) string) string {
+// contentBlock is one content item of a result, a resource's contents or
+// a prompt message, as read from the JSON the server sent.
+type contentBlock struct {
+	Type     string // text, image, audio, resource, resource_link, or whatever the server said
+	Text     string
+	MIME     string
+	URI      string
+	Name     string
+	DataSize int // decoded size of image/audio/blob data
+}
+
+// resultBlocks reads a CallToolResult's content.
+func resultBlocks(raw *ojson.Value) []contentBlock {
+	var out []contentBlock
+	for _, v := range raw.Get("content").Items {
+		out = append(out, blockOf(v))
+	}
+	return out
+}
+
+func blockOf(v *ojson.Value) contentBlock {
+	c := contentBlock{Type: v.Get("type").StringOr("unknown"), Text: v.Get("text").StringOr(""),
+		MIME: v.Get("mimeType").StringOr(""), URI: v.Get("uri").StringOr(""), Name: v.Get("name").StringOr("")}
+	if d := v.Get("data").StringOr(""); d != "" {
+		c.DataSize = base64.StdEncoding.DecodedLen(len(d))
+	}
+	if r := v.Get("resource"); r != nil && r.Kind == ojson.Object {
+		inner := resourceBlock(r, c.URI)
+		c.URI, c.Text, c.DataSize = inner.URI, inner.Text, inner.DataSize
+		c.MIME = firstNonEmpty(inner.MIME, c.MIME)
+	}
+	return c
+}
+
+// resourceBlock reads one entry of resources/read's contents (or an
+// embedded resource).
+func resourceBlock(v *ojson.Value, uri string) contentBlock {
+	c := contentBlock{Type: "resource", URI: v.Get("uri").StringOr(uri), MIME: v.Get("mimeType").StringOr(""), Text: v.Get("text").StringOr("")}
+	if bl := v.Get("blob").StringOr(""); bl != "" {
+		c.DataSize = base64.StdEncoding.DecodedLen(len(bl))
+	}
+	return c
+}
+
+// renderPrompt shows a prompts/get answer: its description, then each
+// message under its role.
+func renderPrompt(pm *session.PromptMessages, st Styles, sanitize func(string) string, markdown func(string) string) string {
+	var parts []string
+	if d := pm.Raw.Get("description").StringOr(""); d != "" {
+		parts = append(parts, st.Muted.Render(sanitize(d)))
+	}
+	for _, msg := range pm.Raw.Get("messages").Items {
+		c := msg.Get("content")
+		if c == nil || c.Kind != ojson.Object {
+			continue
+		}
+		body := renderBlocks([]contentBlock{blockOf(c)}, nil, st, sanitize, markdown)
+		parts = append(parts, st.PaneTitle.Render(oneLine(sanitize(msg.Get("role").StringOr("?"))))+"\n"+body)
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// renderBlocks shows each content block by type — JSON pretty and
+// highlighted, markdown through glamour, media as a typed summary — and
+// then the structured content, unless a text block already says it.
+func renderBlocks(blocks []contentBlock, structured *ojson.Value, st Styles, sanitize func(string) string, markdown func(string) string) string {
 	var out []string
-	for _, ct := range res.Content {
+	for _, ct := range blocks {
 		switch ct.Type {
 		case "text":
 			out = append(out, renderText(ct.Text, st, sanitize, markdown))
@@ -138,13 +211,13 @@ func renderContents(res *CallResult, st Styles, sanitize func(string) string, ma
 			out = append(out, st.Muted.Render("▣ "+oneLine(sanitize(ct.Type))+" content"))
 		}
 	}
-	if res.Structured != nil {
-		if structuredEchoesText(res) {
+	if structured != nil && structured.Kind != ojson.Null {
+		if structuredEchoesText(blocks, structured) {
 			// Servers send the same object twice (text for old clients);
 			// showing it twice only doubles the scrolling.
 			out = append(out, st.Muted.Render("structuredContent: the same JSON as the text above"))
 		} else {
-			out = append(out, st.Muted.Render("structuredContent:")+"\n"+widget.Highlight(st.Syntax, "json", sanitize(clip(res.Structured.Pretty()))))
+			out = append(out, st.Muted.Render("structuredContent:")+"\n"+widget.Highlight(st.Syntax, "json", sanitize(clip(structured.Pretty()))))
 		}
 	}
 	if len(out) == 0 {
@@ -155,12 +228,12 @@ func renderContents(res *CallResult, st Styles, sanitize func(string) string, ma
 
 // structuredEchoesText reports whether a text block holds exactly the
 // structuredContent as JSON.
-func structuredEchoesText(res *CallResult) bool {
-	for _, ct := range res.Content {
+func structuredEchoesText(blocks []contentBlock, structured *ojson.Value) bool {
+	for _, ct := range blocks {
 		if ct.Type != "text" {
 			continue
 		}
-		if v, err := ojson.Parse([]byte(strings.TrimSpace(ct.Text))); err == nil && ojson.Equal(v, res.Structured) {
+		if v, err := ojson.Parse([]byte(strings.TrimSpace(ct.Text))); err == nil && ojson.Equal(v, structured) {
 			return true
 		}
 	}
@@ -245,20 +318,21 @@ func byteSize(n int) string {
 // lines, each the result exactly as the server sent it.
 func resultDocument(r *run) string {
 	var b strings.Builder
-	for _, it := range r.items {
+	for i := range r.plan.Items {
+		it, res := r.item(i)
 		o := ojson.NewObject()
 		if it.ID != "" {
 			o.Set("id", ojson.NewString(it.ID))
 		}
-		o.Set("tool", ojson.NewString(it.Tool))
-		if it.Args != nil {
-			o.Set("arguments", it.Args)
+		o.Set("tool", ojson.NewString(firstNonEmpty(it.Tool, it.Operation)))
+		if it.Arguments != nil {
+			o.Set("arguments", it.Arguments)
 		}
-		if it.Err != nil {
-			o.Set("error", ojson.NewString(it.Err.Error()))
+		if f := res.Outcome.Err; f != nil {
+			o.Set("error", f.JSON())
 		}
-		if it.Result != nil && it.Result.Raw != nil {
-			o.Set("result", it.Result.Raw)
+		if res.Outcome.Result != nil {
+			o.Set("result", res.Outcome.Result)
 		}
 		b.WriteString(o.Compact())
 		b.WriteByte('\n')

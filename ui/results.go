@@ -9,33 +9,56 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/mcpterm/mcpterm/convert/aql"
+	"github.com/mcpterm/mcpterm/convert/calls"
 	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/ui/widget"
 )
 
-// runItem is one call of a run and what came back.
-type runItem struct {
-	ID       string // batch id
-	Tool     string
-	Args     *ojson.Value
-	Result   *CallResult
-	Err      error // no usable result: protocol error, timeout, cancelled
-	Duration time.Duration
-}
-
-// run is one press of the run key: a call or a batch.
+// run is one press of the run key: a call or a batch, as read (plan) and
+// as run (result, once done).
 type run struct {
 	id        int64
 	src       string
 	started   time.Time
-	items     []runItem
+	plan      *calls.Plan
+	codec     *calls.Codec // the codec that read plan (its tool list's)
+	result    *session.RunResult
 	done      bool
-	err       error
 	cancelled bool
 	duration  time.Duration
 
 	progress, total float64
 	progressText    string
+}
+
+// item is what became of item i of a finished run.
+func (r *run) item(i int) (calls.Item, session.ItemResult) {
+	var res session.ItemResult
+	if r.result != nil && i < len(r.result.Items) {
+		res = r.result.Items[i]
+	}
+	return r.plan.Items[i], res
+}
+
+// failed reports whether item i did not succeed: no result, or isError.
+func (r *run) failed(i int) bool {
+	it, res := r.item(i)
+	if res.Outcome.Err != nil {
+		return true
+	}
+	if r.plan.Syntax == calls.AQL {
+		resp, _ := r.codec.ItemAnswer(&it, res.Outcome)
+		return !aql.IsSuccess(resp)
+	}
+	return isErrorResult(res.Outcome.Result)
+}
+
+// isErrorResult reads a CallToolResult's isError.
+func isErrorResult(raw *ojson.Value) bool {
+	e := raw.Get("isError")
+	return e != nil && e.Kind == ojson.Bool && e.Bool
 }
 
 // renderKey identifies one rendering of a run's results.
@@ -207,12 +230,12 @@ func (p *resultsPane) View() string {
 		head += st.Muted.Render("  esc cancels")
 	case r.cancelled:
 		head = st.Warn.Render("cancelled") + st.Muted.Render(" after "+fmtDuration(r.duration))
-	case r.err != nil:
-		head = st.Error.Render("✗ " + oneLine(r.err.Error()))
+	case r.result != nil && r.result.Refused:
+		head = st.Error.Render("✗ refused: nothing was sent")
 	default:
 		okN, failN := 0, 0
-		for _, it := range r.items {
-			if it.Err != nil || (it.Result != nil && it.Result.IsError) {
+		for i := range r.plan.Items {
+			if r.failed(i) {
 				failN++
 			} else {
 				okN++

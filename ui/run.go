@@ -2,79 +2,96 @@ package ui
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/mcpterm/mcpterm/convert/calls"
+	"github.com/mcpterm/mcpterm/convert/safe"
+	"github.com/mcpterm/mcpterm/session"
+	"github.com/mcpterm/mcpterm/session/policy"
 )
 
-// requestRun parses the composer now (not the async check, which may be a
-// keystroke behind) and starts the run, asking first for destructive tools.
+// requestRun reads the composer now (not the async check, which may be a
+// keystroke behind) and starts the run, asking first when the policy wants
+// a destructive call confirmed. The runner checks again when it runs: the
+// dialog only asks the question the runner would ask.
 func (m *Model) requestRun() tea.Cmd {
-	if m.conn != connReady {
+	if m.conn != connReady || m.cat == nil {
 		return m.setFlash("not connected", true)
 	}
-	if m.info.Offline {
+	if m.sess.IsOffline() {
 		return m.setFlash("offline tool list: calls need a live server", true)
 	}
 	src := m.composer.Value()
-	p, err := m.opts.Codec.Parse(m.set, src)
+	p, err := m.cat.codec.Read(src)
 	if err != nil {
 		return m.setFlash(firstLine(err.Error()), true)
 	}
-	if d := m.destructive(p); len(d) > 0 {
-		text := "This runs " + strings.Join(d, ", ") + ", marked destructive (by its annotations or its DELETE category). Run it?"
-		m.modal = newConfirm("Run a destructive tool?", text, runConfirmedMsg{src: src, parsed: p})
+	decs := m.cat.runner.Check(p)
+	var refused, asking []string
+	for i, d := range decs {
+		switch d.Verdict {
+		case policy.Deny:
+			refused = append(refused, oneLine(m.opts.Sanitize(d.Reason)))
+		case policy.Confirm:
+			asking = append(asking, m.confirmLine(p.Items[i]))
+		}
+	}
+	if len(refused) > 0 {
+		return m.setFlash("refused: "+strings.Join(refused, "; "), true)
+	}
+	if len(asking) > 0 {
+		text := "These calls are destructive (by their annotations, MCP's default, or their DELETE category):\n\n" +
+			strings.Join(asking, "\n") + "\n\nRun them?"
+		m.modal = newConfirm("Run a destructive tool?", text, runConfirmedMsg{src: src, plan: p})
 		return nil
 	}
-	return m.startRun(src, p)
+	return m.startRun(src, p, false)
 }
 
-// destructive lists the tools of p that ask for confirmation.
-func (m *Model) destructive(p *Parsed) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, c := range p.Calls {
-		if c.Direct != nil || seen[c.Tool] {
-			continue
-		}
-		t := m.set.Find(c.Tool)
-		if t == nil {
-			continue
-		}
-		del := t.Annotations.Destructive()
-		if m.opts.Classifier != nil && m.opts.Classifier.Category(m.set, t) == "DELETE" {
-			del = true
-		}
-		if del {
-			seen[c.Tool] = true
-			out = append(out, oneLine(m.opts.Sanitize(c.Tool)))
-		}
+// confirmLine names a call and its arguments for the confirmation dialog.
+func (m *Model) confirmLine(it calls.Item) string {
+	line := oneLine(m.opts.Sanitize(it.Tool))
+	if it.ID != "" {
+		line = "[" + oneLine(m.opts.Sanitize(it.ID)) + "] " + line
 	}
-	return out
+	if it.Arguments != nil && len(it.Arguments.Members) > 0 {
+		args, _ := safe.Cut(it.Arguments.Compact(), 200)
+		line += " " + oneLine(m.opts.Sanitize(args))
+	}
+	return "  • " + line
 }
 
-func (m *Model) startRun(src string, p *Parsed) tea.Cmd {
+func (m *Model) startRun(src string, p *calls.Plan, confirmed bool) tea.Cmd {
 	m.nextRunID++
 	id := m.nextRunID
 	ctx, cancel := context.WithCancel(context.Background())
 	m.runs[id] = cancel
-	r := &run{id: id, src: src, started: m.opts.Now()}
-	for _, c := range p.Calls {
-		r.items = append(r.items, runItem{ID: c.ID, Tool: c.Tool, Args: c.Arguments})
-	}
+	r := &run{id: id, src: src, started: m.opts.Now(), plan: p, codec: m.cat.codec}
 	m.results.add(r)
 	m.composer.dirty = false
-	store := m.opts.Store
-	cmds := []tea.Cmd{
-		runCmd(ctx, m.backend, id, src, p, m.opts.Now),
-		m.results.spinner.Tick,
-		func() tea.Msg { _ = store.AddHistory(src); return nil },
-	}
 	if len(m.composer.history) == 0 || m.composer.history[len(m.composer.history)-1] != src {
 		m.composer.history = append(m.composer.history, src)
 	}
 	m.composer.histIdx = len(m.composer.history)
+	runner, progress := m.cat.runner, m.progress
+	cmds := []tea.Cmd{
+		func() tea.Msg {
+			res := runner.Run(ctx, p, session.RunOptions{
+				Confirmed: confirmed,
+				OnProgress: func(item int, e session.Event) {
+					select { // never hold up a call for the UI
+					case progress <- progressNote{run: id, item: item, progress: e.Progress, total: e.Total, text: e.Text}:
+					default:
+					}
+				},
+			})
+			return callDoneMsg{runID: id, result: res}
+		},
+		m.results.spinner.Tick,
+	}
 	if !m.lay.wide || m.page != pageCompose {
 		cmds = append(cmds, m.setPage(pageCompose))
 	}
@@ -100,33 +117,27 @@ func (m *Model) onCallDone(msg callDoneMsg) tea.Cmd {
 	if r == nil {
 		return nil
 	}
-	r.items = msg.items
+	r.result = msg.result
 	r.done = true
 	r.duration = m.opts.Now().Sub(r.started)
-	if errors.Is(msg.err, context.Canceled) {
-		r.cancelled = true
-	}
-	r.err = nil
-	if msg.err != nil && !r.cancelled {
-		r.err = msg.err
-	}
-	return m.renderResultsCmd()
-}
-
-// applyProgress gives a progress event to the run it belongs to; when the
-// session cannot tell, to the only running run.
-func (m *Model) applyProgress(e Event) {
-	var r *run
-	if e.CallID != 0 {
-		r = m.results.find(e.CallID)
-	} else if len(m.runs) == 1 {
-		for id := range m.runs {
-			r = m.results.find(id)
+	var cmds []tea.Cmd
+	for _, it := range msg.result.Items {
+		if f := it.Outcome.Err; f != nil && f.Kind == calls.FailConnection && m.conn == connReady {
+			m.conn = connLost
+			m.connErr = fmt.Errorf("%s", f.Message)
+			cmds = append(cmds, m.setFlash("connection lost: press r to reconnect", true))
+			break
 		}
 	}
+	return tea.Batch(append(cmds, m.renderResultsCmd())...)
+}
+
+// applyProgress gives a progress note to the run it belongs to.
+func (m *Model) applyProgress(p progressNote) {
+	r := m.results.find(p.run)
 	if r == nil || r.done {
 		return
 	}
-	r.progress, r.total = e.Progress, e.Total
-	r.progressText = oneLine(m.opts.Sanitize(e.Text))
+	r.progress, r.total = p.progress, p.total
+	r.progressText = oneLine(m.opts.Sanitize(p.text))
 }

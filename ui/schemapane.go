@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpterm/mcpterm/convert"
+	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/sexpr"
+	"github.com/mcpterm/mcpterm/tokens"
 	"github.com/mcpterm/mcpterm/ui/widget"
 
 	"charm.land/bubbles/v2/key"
@@ -66,6 +69,12 @@ func (p *schemaPane) form() string {
 		return "term"
 	}
 	return p.forms[p.formIdx%len(p.forms)]
+}
+
+// reset forgets every rendering: they belong to a tool list now gone.
+func (p *schemaPane) reset() {
+	p.cache = map[schemaKey]schemaMsg{}
+	p.want, p.have = schemaKey{}, schemaKey{}
 }
 
 func (p *schemaPane) setForms(forms []string) {
@@ -241,45 +250,89 @@ func signed(n int) string {
 	return "0"
 }
 
-// renderSchema builds both sides for key k. It runs in a Cmd: rendering,
-// highlighting and counting a 6 KB schema takes milliseconds.
-func renderSchema(k schemaKey, st Styles, set *toolset.Set, tool *toolset.Tool, r Renderer, c Counter, sanitize func(string) string) schemaMsg {
-	m := schemaMsg{key: k, leftN: -1, rightN: -1, title: oneLine(sanitize(tool.Name))}
-	left := tool.ModelFacing()
+// sideForms are the right-hand forms of the side-by-side pane, in
+// cycling order (report names, convert.Forms()).
+var sideForms = []string{"term", "term_lean", "dts", "floor", "aql_single", "aql_semantic"}
+
+// renderSchema builds both sides for key k. It runs in a Cmd: rendering
+// and highlighting a 6 KB schema takes milliseconds. Both sides show the
+// per-tool texts of the catalog's renderer — exactly what the report
+// counted for the tool — laid out for reading (JSON indented, MCP-Term
+// spread over lines; nothing but white space changes), and the counts are
+// the report's, never counted again here.
+func renderSchema(t ticket, k schemaKey, st Styles, cat *catalog, tool *toolset.Tool, rep *tokens.ServerReport, sanitize func(string) string) schemaMsg {
+	m := schemaMsg{t: t, key: k, leftN: -1, rightN: -1, title: oneLine(sanitize(tool.Name))}
+	leftForm, form := "json", k.form
 	if k.invisible {
-		left = tool.Raw
-	}
-	m.left = widget.Highlight(st.Syntax, "json", sanitize(left.Pretty()))
-	// With the model-invisible parts shown, the whole tool on the left is
-	// compared with the whole-tool MCP-Term on the right when there is one.
-	form := k.form
-	if k.invisible && form == "term" {
-		if _, err := r.RenderTool("term_full", set, tool); err == nil {
+		// The whole tool as sent on the left, against the whole-tool
+		// MCP-Term on the right when the right shows MCP-Term.
+		leftForm = "json_full"
+		if form == "term" {
 			form = "term_full"
 			m.rightForm = form
 		}
 	}
-	right, err := r.RenderTool(form, set, tool)
-	if n, ok := r.(ToolNoter); ok && err == nil {
-		m.note = oneLine(sanitize(n.ToolNote(form, set, tool)))
+	var counts tokens.ToolCounts
+	have := false
+	if rep != nil {
+		counts, have = rep.Tool(tool.Name)
 	}
+	cell := func(f string) int {
+		if n, ok := counts.Counts[f]; have && ok {
+			return n
+		}
+		return -1
+	}
+	left, err := cat.renderer.ToolTexts(leftForm, tool.Name)
+	if err != nil {
+		m.left = st.Error.Render(sanitize(err.Error()))
+	} else {
+		m.left = showTexts(st, leftForm, left, k.width, sanitize)
+		m.leftN = cell(leftForm)
+	}
+	right, err := cat.renderer.ToolTexts(form, tool.Name)
 	if err != nil {
 		m.rightErr = err
 		m.right = st.Error.Render(sanitize(err.Error()))
 	} else {
-		shown := right
-		if lexerFor(form) == "scheme" {
-			shown = layoutSexpr(right, k.width)
-		}
-		m.right = widget.Highlight(st.Syntax, lexerFor(form), sanitize(shown))
-	}
-	if c != nil && c.Ready(k.enc) {
-		m.leftN = c.Count(k.enc, left.Compact())
-		if err == nil {
-			m.rightN = c.Count(k.enc, right)
-		}
+		m.right = showTexts(st, form, right, k.width, sanitize)
+		m.rightN = cell(form)
+		m.note = oneLine(sanitize(cat.renderer.ToolNote(form, tool.Name)))
 	}
 	return m
+}
+
+// showTexts lays out a tool's texts for the screen: each with a label
+// when there are several (an AQL exchange's request and answer).
+func showTexts(st Styles, form string, texts []convert.ToolText, width int, sanitize func(string) string) string {
+	var parts []string
+	for _, tt := range texts {
+		shown := layoutText(form, tt.Text, width)
+		body := widget.Highlight(st.Syntax, lexerFor(form), sanitize(shown))
+		switch tt.Role {
+		case convert.RoleRequest:
+			body = st.Muted.Render("→ the model asks") + "\n" + body
+		case convert.RoleAnswer:
+			body = st.Muted.Render("← and reads back") + "\n" + body
+		}
+		parts = append(parts, body)
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// layoutText spreads a counted text over lines for reading: JSON indented,
+// S-expressions pretty-printed to width. Only white space outside strings
+// changes, so what is read is what was counted.
+func layoutText(form, text string, width int) string {
+	switch lexerFor(form) {
+	case "json":
+		if v, err := ojson.Parse([]byte(text)); err == nil {
+			return v.Pretty()
+		}
+	case "scheme":
+		return layoutSexpr(text, width)
+	}
+	return text
 }
 
 // layoutSexpr spreads a one-line-per-form S-expression document over lines

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpterm/mcpterm/convert/toolset"
+	"github.com/mcpterm/mcpterm/tokens"
 	"github.com/mcpterm/mcpterm/ui/widget"
 )
 
@@ -47,9 +48,8 @@ type toolsPane struct {
 	w, h    int // outer size
 	focused bool
 
-	rows    []toolRow
-	report  *Report
-	primary string // the compact form counted in the list ("term")
+	rows   []toolRow
+	report *tokens.ServerReport // nil while counting
 
 	filter    textinput.Model
 	filtering bool // the filter input has focus
@@ -69,7 +69,7 @@ type toolsPane struct {
 type rowCacheKey struct {
 	width  int
 	theme  string
-	report *Report
+	report *tokens.ServerReport
 	filter string
 	focus  bool
 }
@@ -109,38 +109,35 @@ func (p *toolsPane) Blur() {
 // capturesKeys reports that the filter input takes every key.
 func (p *toolsPane) capturesKeys() bool { return p.focused && p.filtering }
 
-// setTools replaces the list, keeping the selection by name.
-func (p *toolsPane) setTools(set *toolset.Set, codes map[string]string, cls Classifier, sanitize func(string) string) {
+// primaryForm is the compact form the list compares with JSON.
+const primaryForm = "term"
+
+// setTools replaces the list, keeping the selection by name. The badges
+// and the category are the catalog's: the destructive flag is the policy's
+// rule, the one that decides whether a run asks first.
+func (p *toolsPane) setTools(c *catalog, sanitize func(string) string) {
 	sel := p.selectedName()
 	p.rows = p.rows[:0]
-	if set != nil {
-		for _, t := range set.Tools {
-			r := toolRow{
-				tool:  t,
-				name:  oneLine(sanitize(t.Name)),
-				title: oneLine(sanitize(firstNonEmpty(t.Title, t.Annotations.Title))),
-				code:  oneLine(sanitize(codes[t.Name])),
-				ro:    t.Annotations.ReadOnly(),
-				del:   t.Annotations.Destructive(),
-				open:  t.Annotations.OpenWorldHint == nil || *t.Annotations.OpenWorldHint,
-			}
-			if cls != nil {
-				r.category = cls.Category(set, t)
-				if r.category == "DELETE" {
-					r.del = true
-				}
-			}
-			p.rows = append(p.rows, r)
-		}
+	for _, t := range c.set.Tools {
+		facts := c.tools[t.Name]
+		p.rows = append(p.rows, toolRow{
+			tool:     t,
+			name:     oneLine(sanitize(t.Name)),
+			title:    oneLine(sanitize(firstNonEmpty(t.Title, t.Annotations.Title))),
+			code:     oneLine(sanitize(c.codes[t.Name])),
+			category: strings.ToUpper(facts.category),
+			ro:       t.Annotations.ReadOnly(),
+			del:      facts.destructive,
+			open:     t.Annotations.OpenWorldHint == nil || *t.Annotations.OpenWorldHint,
+		})
 	}
 	p.cache = nil
 	p.refresh()
 	p.selectName(sel)
 }
 
-func (p *toolsPane) setReport(r *Report, primary string) {
+func (p *toolsPane) setReport(r *tokens.ServerReport) {
 	p.report = r
-	p.primary = primary
 	if p.sort == sortTokens || p.sort == sortSavings {
 		sel := p.selectedName()
 		p.refresh()
@@ -179,9 +176,7 @@ func (p *toolsPane) refresh() {
 	case sortName:
 		less = func(a, b int) bool { return p.rows[a].name < p.rows[b].name }
 	case sortTokens:
-		less = func(a, b int) bool {
-			return p.report.Tool(p.rows[a].tool.Name, "json") > p.report.Tool(p.rows[b].tool.Name, "json")
-		}
+		less = func(a, b int) bool { return p.count(a, "json") > p.count(b, "json") }
 	case sortSavings:
 		less = func(a, b int) bool { return p.saving(a) > p.saving(b) }
 	}
@@ -196,8 +191,22 @@ func (p *toolsPane) refresh() {
 }
 
 func (p *toolsPane) saving(i int) float64 {
-	n := p.rows[i].tool.Name
-	return savingsRatio(p.report.Tool(n, "json"), p.report.Tool(n, p.primary))
+	return savingsRatio(p.count(i, "json"), p.count(i, primaryForm))
+}
+
+// count is row i's tokens in form, from the report; -1 when not counted.
+func (p *toolsPane) count(i int, form string) int {
+	if p.report == nil {
+		return -1
+	}
+	tc, ok := p.report.Tool(p.rows[i].tool.Name)
+	if !ok {
+		return -1
+	}
+	if n, ok := tc.Counts[form]; ok {
+		return n
+	}
+	return -1
 }
 
 func (p *toolsPane) selected() *toolset.Tool {
@@ -373,7 +382,7 @@ type toolColumns struct {
 }
 
 func (p *toolsPane) columns(iw int) toolColumns {
-	c := toolColumns{code: 4, badges: 3, counts: 16, primary: p.primary}
+	c := toolColumns{code: 4, badges: 3, counts: 16, primary: primaryForm}
 	for _, r := range p.rows {
 		if r.category != "" {
 			c.cat = 1
@@ -461,7 +470,7 @@ func (p *toolsPane) drawRow(c toolColumns, vi int) string {
 	}
 	line += badge(r.ro, "r", st.BadgeRO.Render) + badge(r.del, "!", st.BadgeDel.Render) + badge(r.open, "o", st.BadgeOpen.Render)
 	if c.counts > 0 {
-		line += " " + p.countCell(r, c.counts)
+		line += " " + p.countCell(ri, c.counts)
 	}
 	if selected {
 		w := c.code + c.name + c.badges + 2 + c.cat + boolInt(c.cat > 0)
@@ -477,14 +486,14 @@ func (p *toolsPane) drawRow(c toolColumns, vi int) string {
 	return line
 }
 
-func (p *toolsPane) countCell(r toolRow, w int) string {
+func (p *toolsPane) countCell(ri int, w int) string {
 	st := *p.st
-	base := p.report.Tool(r.tool.Name, "json")
-	n := p.report.Tool(r.tool.Name, p.primary)
+	base := p.count(ri, "json")
+	n := p.count(ri, primaryForm)
 	if base < 0 {
 		return fmt.Sprintf("%*s", w, "…")
 	}
-	if w < 16 || p.primary == "" {
+	if w < 16 {
 		return fmt.Sprintf("%*s", w, thousands(base))
 	}
 	cell := thousands(base) + "→"

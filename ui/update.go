@@ -7,6 +7,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpterm/mcpterm/convert/calls"
+	"github.com/mcpterm/mcpterm/tokens"
 )
 
 // Update routes messages three ways: resizes and session changes to every
@@ -20,10 +23,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
+	// One place drops every stale reply, before any of it is applied.
+	if r, ok := msg.(reply); ok && !m.fresh(r.answers()) {
+		return m.dropStale(msg)
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.setSize(msg.Width, msg.Height)
-		return tea.Batch(m.renderResultsCmd())
+		return tea.Batch(m.renderResultsCmd(), m.schemaCmd())
 
 	case tea.BackgroundColorMsg:
 		if dark := msg.IsDark(); dark != m.dark {
@@ -66,17 +73,17 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.enc != m.enc {
 			return nil
 		}
-		return tea.Batch(m.reportCmd(), m.schemaCmd(), m.checkCmd(), m.renderResultsCmd())
+		return tea.Batch(m.reportCmd(), m.checkCmd(), m.renderResultsCmd())
 
 	case reportMsg:
 		if msg.err != nil || msg.report == nil {
-			return nil
+			return m.setFlash("counting tokens: "+errText(msg.err), true)
 		}
-		m.reports[msg.report.Enc] = msg.report
-		if msg.report.Enc == m.enc {
-			m.tools.setReport(msg.report, m.primaryForm())
+		m.reports[msg.enc] = msg.report
+		if msg.enc == m.enc {
+			m.tools.setReport(msg.report)
 		}
-		return nil
+		return m.schemaCmd()
 
 	case schemaMsg:
 		m.schema.apply(msg)
@@ -86,18 +93,27 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.seq == m.composer.seq {
 			m.composer.check = msg.check
 			m.composer.checked = msg.seq
-			m.composer.counted = msg.counts
-			if msg.check.parsed != nil {
-				m.composer.syntax = msg.check.parsed.Syntax
+			if msg.check.plan != nil {
+				m.composer.syntax = msg.check.plan.Syntax
 			} else {
-				m.composer.syntax = guessSyntax(m.composer.Value())
+				m.composer.syntax = calls.SyntaxOf(m.composer.Value())
 			}
 		}
 		return nil
 
+	case historyLoadedMsg:
+		if m.cat == nil || msg.server != m.cat.server {
+			return nil
+		}
+		if msg.err != nil {
+			return m.setFlash("history: "+msg.err.Error(), true)
+		}
+		// Calls run before the history arrived stay the newest.
+		m.composer.history = append(msg.history, m.composer.history...)
+		m.composer.histIdx = len(m.composer.history)
+		return nil
+
 	case draftLoadedMsg:
-		m.composer.history = msg.history
-		m.composer.histIdx = len(msg.history)
 		if msg.text != "" && m.composer.Value() == "" {
 			m.composer.setText(msg.text)
 			m.composer.editor.MoveToEnd()
@@ -110,10 +126,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 
 	case draftTickMsg:
-		if msg.seq == m.composer.saveSeq {
-			return m.saveDraftCmd(msg.seq)
+		if m.quitting {
+			return nil
 		}
-		return nil
+		return m.drafts.saveCmd(m.issue(kindDraft, false), m.opts.Drafts, m.opts.DraftKey, m.composer.Value())
 
 	case draftSavedMsg:
 		if msg.err != nil {
@@ -121,17 +137,14 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 
-	case eventsMsg:
-		return m.onEvents(msg)
+	case feedMsg:
+		return m.onFeed(msg)
 
-	case toolsRefreshedMsg:
-		if msg.gen != m.gen {
-			return nil
-		}
+	case toolsMsg:
 		if msg.err != nil {
 			return m.setFlash("tools/list: "+msg.err.Error(), true)
 		}
-		return tea.Batch(m.setSet(msg.set), m.setFlash(fmt.Sprintf("tool list changed: %d tools", len(msg.set.Tools)), false))
+		return tea.Batch(m.setCatalog(msg.cat), m.setFlash(fmt.Sprintf("tool list changed: %d tools", len(msg.set.Tools)), false))
 
 	case callDoneMsg:
 		return m.onCallDone(msg)
@@ -141,9 +154,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 
 	case exploreMsg:
-		if msg.gen == m.gen {
-			m.explore.setLists(msg)
-		}
+		m.explore.setLists(msg)
 		return nil
 
 	case detailMsg:
@@ -170,13 +181,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(m.checkCmd(), m.autosaveCmd(), m.setFlash("opened "+msg.path, false))
 
 	case flashMsg:
-		if msg.seq == m.flashSeq {
-			m.flash = ""
-		}
+		m.flash = ""
 		return nil
 
 	case runConfirmedMsg:
-		return m.startRun(msg.src, msg.parsed)
+		return m.startRun(msg.src, msg.plan, true)
 
 	case quitConfirmedMsg:
 		return m.quit(msg.saveFirst)
@@ -191,10 +200,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.getPromptCmd(msg.name, msg.args)
 
 	case readURIMsg:
-		if m.backend != nil {
-			return m.readResourceCmd(msg.uri)
-		}
-		return nil
+		return m.readResourceCmd(msg.uri)
 
 	case modalClosedMsg:
 		return nil
@@ -239,6 +245,21 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// dropStale handles a reply that answers something no longer shown: most
+// are simply forgotten; a session opened by a superseded attempt is closed;
+// a side-by-side rendering still fills the cache for its key.
+func (m *Model) dropStale(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case connectedMsg:
+		return closeCmd(msg.sess)
+	case schemaMsg:
+		if m.cat != nil && msg.t.list == m.cat.gen {
+			m.schema.apply(msg)
+		}
+	}
+	return nil
+}
+
 // saveComposerDialog asks where to save the composer's text.
 func (m *Model) saveComposerDialog() *modal {
 	name := m.composer.path
@@ -253,8 +274,8 @@ func (m *Model) saveComposerDialog() *modal {
 // Follow-up messages of modals.
 type (
 	runConfirmedMsg struct {
-		src    string
-		parsed *Parsed
+		src  string
+		plan *calls.Plan
 	}
 	quitConfirmedMsg struct{ saveFirst bool }
 	saveAsMsg        struct{ path, data, what string }
@@ -328,10 +349,10 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 // composeSelected opens the composer on a template for the selected tool.
 func (m *Model) composeSelected() tea.Cmd {
 	t := m.tools.selected()
-	if t == nil || m.set == nil {
+	if t == nil || m.cat == nil {
 		return nil
 	}
-	tpl := m.opts.Codec.Template(m.set, t)
+	tpl := m.cat.codec.Template(t.Name)
 	cmds := []tea.Cmd{m.setPage(pageCompose), m.setFocus(focusComposer)}
 	from := 0
 	if strings.TrimSpace(m.composer.Value()) != "" && m.composer.Value() != m.composer.template && m.composer.dirty {
@@ -347,40 +368,42 @@ func (m *Model) composeSelected() tea.Cmd {
 	return tea.Batch(append(cmds, m.checkCmd(), m.autosaveCmd())...)
 }
 
-// switchSyntax re-prints the composer's calls in the next syntax.
+// switchSyntax re-prints the composer's calls in the next syntax that can
+// say them, with the codec every face uses.
 func (m *Model) switchSyntax() tea.Cmd {
-	if m.set == nil {
+	if m.cat == nil {
 		return nil
 	}
-	p, err := m.opts.Codec.Parse(m.set, m.composer.Value())
+	p, err := m.cat.codec.Read(m.composer.Value())
 	if err != nil {
 		return m.setFlash("fix the call first: "+firstLine(err.Error()), true)
 	}
-	order := []string{"sexpr", "aql", "json"}
-	next := ""
+	order := []calls.Syntax{calls.SExpr, calls.AQL, calls.JSON}
+	next := calls.Syntax("")
 	for i, s := range order {
-		if s == p.Syntax {
-			for j := 1; j <= len(order); j++ {
-				cand := order[(i+j)%len(order)]
-				if text, err := m.opts.Codec.Format(m.set, p, cand); err == nil {
-					m.composer.setText(text)
-					next = cand
-					break
-				}
+		if s != p.Syntax {
+			continue
+		}
+		for j := 1; j < len(order); j++ {
+			cand := order[(i+j)%len(order)]
+			if text, err := m.cat.codec.Print(p, cand, 72); err == nil {
+				m.composer.setText(text)
+				next = cand
+				break
 			}
 		}
 	}
 	if next == "" {
-		return m.setFlash("no other syntax is available for this call", true)
+		return m.setFlash("no other syntax can say this call", true)
 	}
 	return tea.Batch(m.checkCmd(), m.autosaveCmd(), m.setFlash("now "+syntaxLabel(next), false))
 }
 
-func syntaxLabel(s string) string {
+func syntaxLabel(s calls.Syntax) string {
 	switch s {
-	case "sexpr":
+	case calls.SExpr:
 		return "S-expression"
-	case "aql":
+	case calls.AQL:
 		return "AQL JSON"
 	}
 	return "JSON"
@@ -403,7 +426,7 @@ func (m *Model) readTemplate(tpl string) tea.Cmd {
 }
 
 // askPromptArgs gets a prompt, asking for its arguments first.
-func (m *Model) askPromptArgs(pr Prompt) tea.Cmd {
+func (m *Model) askPromptArgs(pr mcp.Prompt) tea.Cmd {
 	if len(pr.Arguments) == 0 {
 		return m.getPromptCmd(pr.Name, nil)
 	}
@@ -432,17 +455,17 @@ func (m *Model) askPromptArgs(pr Prompt) tea.Cmd {
 }
 
 func (m *Model) cycleEncoding() tea.Cmd {
-	encs := m.opts.Counter.Encodings()
+	encs := tokens.Encodings()
 	for i, e := range encs {
 		if e == m.enc {
 			m.enc = encs[(i+1)%len(encs)]
 			break
 		}
 	}
+	m.tools.setReport(m.reports[m.enc])
 	cmds := []tea.Cmd{m.setFlash("encoding "+m.enc, false)}
 	if !m.encReady[m.enc] {
 		cmds = append(cmds, m.loadEncodingCmd(m.enc))
-		m.tools.setReport(nil, "")
 	} else {
 		cmds = append(cmds, m.reportCmd())
 	}

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/mcpterm/mcpterm/tokens"
 	"github.com/mcpterm/mcpterm/ui/widget"
 )
 
@@ -94,14 +95,19 @@ func (m *Model) serverLabel() string {
 	if in.Version != "" {
 		parts = append(parts, st.Muted.Render(oneLine(san(in.Version))))
 	}
-	if in.Protocol != "" {
-		parts = append(parts, st.Muted.Render(oneLine(san(in.Protocol))))
+	if in.ProtocolVersion != "" {
+		parts = append(parts, st.Muted.Render(oneLine(san(in.ProtocolVersion))))
 	}
-	if in.Transport != "" {
-		parts = append(parts, st.Muted.Render(oneLine(san(in.Transport))))
+	if in.Source != "" {
+		parts = append(parts, st.Muted.Render(oneLine(san(in.Source))))
 	}
 	return strings.Join(parts, st.Subtle.Render(" · "))
 }
+
+// headerForms are the forms whose whole-server count the header shows,
+// after the baseline; the AQL one shows its true cost (upfront plus every
+// introspect answer) with the upfront beside it.
+var headerForms = []string{"term", "term_lean", "dts", "floor", "aql_single"}
 
 func (m *Model) totalsLine() string {
 	st := *m.styles
@@ -109,40 +115,49 @@ func (m *Model) totalsLine() string {
 		return ""
 	}
 	var parts []string
+	r := m.reports[m.enc]
 	// The encoding leads the line once the counts are shown (and only then:
 	// the flows wait for it).
-	if m.opts.Counter != nil && m.encReady[m.enc] && m.reports[m.enc] != nil {
+	if r != nil {
 		parts = append(parts, st.Info.Render(shortEnc(m.enc)))
 	}
-	if m.set != nil {
-		parts = append(parts, st.Text.Render(fmt.Sprintf("%d tools", len(m.set.Tools))))
+	if m.cat != nil {
+		parts = append(parts, st.Text.Render(fmt.Sprintf("%d tools", len(m.cat.set.Tools))))
 	}
 	switch {
-	case m.opts.Counter == nil:
-		parts = append(parts, st.Muted.Render("no tokenizer"))
 	case m.encErr[m.enc] != nil:
 		parts = append(parts, st.Error.Render("tokenizer failed"))
 	case !m.encReady[m.enc]:
 		parts = append(parts, st.Muted.Render("loading the tokenizer…"))
-	case m.reports[m.enc] == nil:
+	case r == nil:
 		parts = append(parts, st.Muted.Render("counting…"))
 	default:
-		r := m.reports[m.enc]
-		base := r.Totals["json"]
-		for _, f := range r.Order {
-			if f == "json_pretty" || f == "json_full" {
+		base, ok := r.Totals["json"]
+		if ok {
+			parts = append(parts, st.Muted.Render("JSON ")+st.Text.Render(thousands(base)))
+		}
+		vs := func(n int) string {
+			sv := savings(base, n)
+			if sv == "" {
+				return ""
+			}
+			style := st.Savings
+			if strings.HasPrefix(sv, "+") {
+				style = st.Cost
+			}
+			return " " + style.Render(sv)
+		}
+		for _, f := range headerForms {
+			if cost, ok := r.AQL[f]; ok {
+				parts = append(parts, st.Muted.Render("AQL true ")+st.Text.Render(thousands(cost.True()))+vs(cost.True())+
+					st.Muted.Render(" (upfront "+thousands(cost.Upfront)+")"))
 				continue
 			}
-			s := st.Muted.Render(formLabel(f)+" ") + st.Text.Render(thousands(r.Totals[f]))
-			if f != "json" {
-				sv := savings(base, r.Totals[f])
-				style := st.Savings
-				if strings.HasPrefix(sv, "+") {
-					style = st.Cost
-				}
-				s += " " + style.Render(sv)
+			n, ok := r.Totals[f]
+			if !ok || tokens.IsAQLForm(f) {
+				continue
 			}
-			parts = append(parts, s)
+			parts = append(parts, st.Muted.Render(formLabel(f)+" ")+st.Text.Render(thousands(n))+vs(n))
 		}
 	}
 	return strings.Join(parts, st.Subtle.Render(" · "))
@@ -161,11 +176,11 @@ func (m *Model) bodyView() string {
 			st.Muted.Render("esc or ? closes")
 		return widget.Frame(st.Frame, true, l.body.w, l.body.h, "Keys", "", full+"\n\n"+legend)
 	}
-	if m.conn == connConnecting && m.set == nil {
+	if m.conn == connConnecting && m.cat == nil {
 		return m.centered(l.body, st.Info.Render(m.results.spinner.View()+" connecting to "+m.connectTarget()+"…")+"\n\n"+
 			st.Muted.Render("the tokenizer loads meanwhile; ctrl+c quits"))
 	}
-	if (m.conn == connFailed) && m.set == nil {
+	if m.conn == connFailed && m.cat == nil {
 		return m.failedView(l.body)
 	}
 	switch m.page {
@@ -186,8 +201,8 @@ func (m *Model) bodyView() string {
 }
 
 func (m *Model) connectTarget() string {
-	if m.info.Transport != "" {
-		return oneLine(m.opts.Sanitize(m.info.Transport))
+	if t := firstNonEmpty(m.info.Source, m.opts.Target); t != "" {
+		return oneLine(m.opts.Sanitize(t))
 	}
 	return "the server"
 }
@@ -200,9 +215,8 @@ func (m *Model) failedView(r rect) string {
 	if m.connErr != nil {
 		b.WriteString(st.Text.Render(san(m.connErr.Error())) + "\n")
 	}
-	var se StderrError
-	if m.connErr != nil && asStderr(m.connErr, &se) && se.Stderr() != "" {
-		b.WriteString("\n" + st.PaneTitle.Render("server stderr") + "\n" + st.Muted.Render(san(lastLines(se.Stderr(), max(r.h-10, 3)))) + "\n")
+	if stderr := stderrOf(m.connErr); stderr != "" {
+		b.WriteString("\n" + st.PaneTitle.Render("server stderr") + "\n" + st.Muted.Render(san(lastLines(stderr, max(r.h-10, 3)))) + "\n")
 	}
 	b.WriteString("\n" + st.Muted.Render("r retries · q quits"))
 	return widget.Frame(st.Frame, true, r.w, r.h, "Connection", "", b.String())

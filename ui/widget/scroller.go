@@ -18,6 +18,9 @@ type Scroller struct {
 	offset  int
 }
 
+// Content is the text the scroller holds, all of it.
+func (s *Scroller) Content() string { return s.content }
+
 func (s *Scroller) SetContent(c string) {
 	s.content = c
 	s.rewrap()
