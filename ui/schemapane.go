@@ -188,7 +188,7 @@ func (p *schemaPane) View() string {
 	}
 	m := p.shown
 	cw := p.left.Width()
-	leftTitle := "JSON Schema"
+	leftTitle := "JSON (the baseline)"
 	if m.key.invisible {
 		leftTitle = "tool as sent"
 	}
