@@ -131,6 +131,9 @@ func (m *Model) quit(saveFirst bool) tea.Cmd {
 		m.modal = m.saveComposerDialog()
 		return nil
 	}
+	if m.quitting {
+		return nil // a second ctrl+c while the first one's writes finish
+	}
 	m.quitting = true
 	m.modal = nil
 	for _, cancel := range m.runs {
