@@ -15,6 +15,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/toolset"
+	"github.com/mcpterm/mcpterm/session/internal/wire"
 )
 
 // Session is one connection to one MCP server (or an offline tool list),
@@ -112,7 +113,10 @@ func Open(ctx context.Context, src Source, opts Options) (*Session, error) {
 		s.stop()
 		return nil, err
 	}
+	// A list_changed refresh may already read s.conn.
+	s.mu.Lock()
 	s.conn = c
+	s.mu.Unlock()
 	return s, nil
 }
 
@@ -246,7 +250,10 @@ func (s *Session) newTransport() (transport.Interface, error) {
 	src := s.src
 	switch src.Kind {
 	case InProcess:
-		return transport.NewInProcessTransport(src.Server), nil
+		// wire's in-process transport counts a notification as sent once
+		// the client has handled it, so a tool that waits for its progress
+		// to be on the wire (the demo's long_task) answers after it.
+		return wire.NewInProcessTransport(src.Server), nil
 	case Stdio:
 		env := mergeEnv(s.opts.Environ, src.Env)
 		return newStdioTransport(src.Command, src.Args, env, src.Dir, s.opts.MaxMessageBytes, s.events), nil
