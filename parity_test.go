@@ -94,13 +94,12 @@ type tokensReport struct {
 
 func tokensJSON(t *testing.T, file string) tokensReport {
 	t.Helper()
-	var out, errOut bytes.Buffer
-	c := &cli{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, getenv: func(string) string { return "" }}
-	if code := c.run([]string{"tokens", "--format", "json", "--tools", file}); code != exitOK {
-		t.Fatalf("mcpterm tokens: exit %d: %s", code, errOut.String())
+	code, out, errOut := tokensCLI(t, "--format", "json", "--tools", file)
+	if code != exitOK {
+		t.Fatalf("mcpterm tokens: exit %d: %s", code, errOut)
 	}
 	var r tokensReport
-	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
 	return r

@@ -2,13 +2,13 @@ package ui
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 	"time"
 
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpterm/mcpterm/ui/internal/uitest"
 )
 
 // harness drives a Model the way the Bubble Tea runtime does: Update, then
@@ -135,39 +135,7 @@ func (h *harness) typeText(s string) {
 }
 
 // keyMsg builds a key press from its String() form.
-func keyMsg(s string) tea.KeyPressMsg {
-	named := map[string]rune{
-		"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab, "up": tea.KeyUp, "down": tea.KeyDown,
-		"left": tea.KeyLeft, "right": tea.KeyRight, "backspace": tea.KeyBackspace, "pgdown": tea.KeyPgDown,
-		"pgup": tea.KeyPgUp, "home": tea.KeyHome, "end": tea.KeyEnd, "space": tea.KeySpace,
-	}
-	var mod tea.KeyMod
-	for {
-		switch {
-		case strings.HasPrefix(s, "ctrl+"):
-			mod |= tea.ModCtrl
-			s = s[5:]
-			continue
-		case strings.HasPrefix(s, "shift+"):
-			mod |= tea.ModShift
-			s = s[6:]
-			continue
-		case strings.HasPrefix(s, "alt+"):
-			mod |= tea.ModAlt
-			s = s[4:]
-			continue
-		}
-		break
-	}
-	if r, ok := named[s]; ok {
-		return tea.KeyPressMsg{Code: r, Mod: mod}
-	}
-	r := []rune(s)[0]
-	if mod != 0 {
-		return tea.KeyPressMsg{Code: r, Mod: mod}
-	}
-	return tea.KeyPressMsg{Code: r, Text: s}
-}
+func keyMsg(s string) tea.KeyPressMsg { return uitest.Key(s) }
 
 // screen is the current frame without styling.
 func (h *harness) screen() string { return ansi.Strip(h.m.render()) }

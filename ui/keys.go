@@ -1,6 +1,11 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"math"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
 
 // KeyMap holds every binding of the workbench. Bindings that do not apply in
 // the current state are disabled (syncKeys) so they neither match nor show in
@@ -151,3 +156,27 @@ type bindingHelp struct {
 
 func (h bindingHelp) ShortHelp() []key.Binding  { return h.short }
 func (h bindingHelp) FullHelp() [][]key.Binding { return h.full }
+
+// scrollKey applies the scrolling keys every scrolling pane shares to a
+// view of height rows, through scroll (by n rows; a large n reaches an
+// end). It reports whether msg was one of them.
+func scrollKey(k *KeyMap, msg tea.KeyPressMsg, scroll func(n int), height int) bool {
+	page := max(height-1, 1)
+	switch {
+	case key.Matches(msg, k.Up):
+		scroll(-1)
+	case key.Matches(msg, k.Down):
+		scroll(1)
+	case key.Matches(msg, k.PageUp):
+		scroll(-page)
+	case key.Matches(msg, k.PageDown):
+		scroll(page)
+	case key.Matches(msg, k.Top):
+		scroll(math.MinInt / 2)
+	case key.Matches(msg, k.Bottom):
+		scroll(math.MaxInt / 2)
+	default:
+		return false
+	}
+	return true
+}

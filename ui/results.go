@@ -162,19 +162,10 @@ func (p *resultsPane) Update(m tea.Msg) tea.Cmd {
 		return nil
 	}
 	k := p.keys
+	if scrollKey(k, msg, p.vp.Scroll, p.vp.Height()) {
+		return nil
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		p.vp.Scroll(-1)
-	case key.Matches(msg, k.Down):
-		p.vp.Scroll(1)
-	case key.Matches(msg, k.PageUp):
-		p.vp.PageUp()
-	case key.Matches(msg, k.PageDown):
-		p.vp.PageDown()
-	case key.Matches(msg, k.Top):
-		p.vp.GotoTop()
-	case key.Matches(msg, k.Bottom):
-		p.vp.GotoBottom()
 	case key.Matches(msg, k.TermForm):
 		p.term = !p.term
 		return ask(rerenderMsg{})

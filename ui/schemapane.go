@@ -139,23 +139,7 @@ func (p *schemaPane) Update(m tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	k := p.keys
-	switch {
-	case key.Matches(msg, k.Up):
-		p.scroll(-1)
-	case key.Matches(msg, k.Down):
-		p.scroll(1)
-	case key.Matches(msg, k.PageUp):
-		p.scroll(-p.left.Height())
-	case key.Matches(msg, k.PageDown):
-		p.scroll(p.left.Height())
-	case key.Matches(msg, k.Top):
-		p.left.GotoTop()
-		p.right.GotoTop()
-	case key.Matches(msg, k.Bottom):
-		p.left.GotoBottom()
-		p.right.GotoBottom()
-	}
+	scrollKey(p.keys, msg, p.scroll, p.left.Height())
 	return nil
 }
 
