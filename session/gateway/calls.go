@@ -158,7 +158,9 @@ func (p *progress) send(value, total float64, message string) {
 	}
 }
 
-// flush holds the answer until the progress sent for it is on the wire.
+// flush holds the answer until the progress sent for it is on the wire, or
+// the request ends (mcp-go's stdio server cancels it when the stream ends,
+// so a call never waits for progress that will not be written).
 func (p *progress) flush() {
 	if p == nil || p.barrier == nil {
 		return
@@ -167,7 +169,7 @@ func (p *progress) flush() {
 	sent := p.sent
 	p.mu.Unlock()
 	if sent {
-		p.barrier.wait()
+		p.barrier.waitContext(p.ctx)
 	}
 }
 

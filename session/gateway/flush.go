@@ -4,15 +4,9 @@ import (
 	"context"
 	"io"
 	"sync"
-	"time"
 
 	"github.com/mcpterm/mcpterm/session/internal/wire"
 )
-
-// progressFlushWait bounds wait, the barrier for callers that have no
-// context: it only matters when the stream is being torn down with
-// progress still queued, which nothing will write any more.
-const progressFlushWait = time.Second
 
 // notifyBarrier keeps a call's answer behind the progress it forwarded.
 // mcp-go's stdio server writes notifications from a separate goroutine and
@@ -66,14 +60,6 @@ func (b *notifyBarrier) waitContext(ctx context.Context) {
 		b.mu.Lock()
 	}
 	b.mu.Unlock()
-}
-
-// wait is waitContext for a caller without a context, bounded by
-// progressFlushWait.
-func (b *notifyBarrier) wait() {
-	ctx, cancel := context.WithTimeout(context.Background(), progressFlushWait)
-	defer cancel()
-	b.waitContext(ctx)
 }
 
 // watch wraps a stdio stream so the barrier sees progress lines go out.
