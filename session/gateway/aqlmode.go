@@ -3,18 +3,21 @@ package gateway
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpterm/mcpterm/convert/aql"
+	"github.com/mcpterm/mcpterm/convert/calls"
 	"github.com/mcpterm/mcpterm/convert/ojson"
 )
 
 // handleAQL answers a call of one AQL endpoint (mcp_aql or mcp_aql_<cat>):
-// introspect and every failure found before I/O locally, the rest through
-// the upstream, each wrapped as {success, data|error}.
+// the document is read as arriving through that endpoint
+// (calls.Codec.ReadAQL), so introspect and every failure found before I/O
+// are answered locally; the rest runs upstream (session.Runner, in order),
+// and the answer is the AQL response {success, data|error}, or a batch's
+// results and summary (calls.Codec.Answer), as minified JSON.
 func (g *Gateway) handleAQL(via string) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		defer g.inflight.enter(ctx)()
@@ -23,7 +26,7 @@ func (g *Gateway) handleAQL(via string) server.ToolHandlerFunc {
 		if err != nil {
 			return aqlAnswer(aqlFailure(aql.CodeInvalidType, "The arguments are not JSON: "+err.Error()), true), nil
 		}
-		in, err := aql.FromValue(args)
+		plan, err := st.codec.ReadAQL(args, via)
 		if err != nil {
 			var aerr *aql.Error
 			if errors.As(err, &aerr) {
@@ -31,34 +34,16 @@ func (g *Gateway) handleAQL(via string) server.ToolHandlerFunc {
 			}
 			return aqlAnswer(aqlFailure(aql.CodeInvalidType, err.Error()), true), nil
 		}
-		p := g.newProgress(ctx, req)
-		defer p.flush()
-		total := 1
-		if in.IsBatch() {
-			total = len(in.Batch)
-		}
-		done := 0
-		exec := func(c aql.ToolCall) (*ojson.Value, error) {
-			uc := upstreamCall{Tool: c.Name, Arguments: c.Arguments}
-			if !in.IsBatch() {
-				uc.OnProgress = p.upstream
-			}
-			raw, err := g.call(ctx, st, uc)
-			if in.IsBatch() {
-				done++
-				p.send(float64(done), float64(total), fmt.Sprintf("%d of %d operations done", done, total))
-			}
-			return raw, err
-		}
-		resp := st.adapter.Run(via, in, exec)
-		return aqlAnswer(resp, !in.IsBatch() && !aql.IsSuccess(resp)), nil
+		outs := g.runPlan(ctx, st, plan, g.newProgress(ctx, req), "operations")
+		resp := st.codec.Answer(plan, outs)
+		return aqlAnswer(resp, !plan.Batch && !aql.IsSuccess(resp)), nil
 	}
 }
 
 // aqlAnswer sends an OperationResult as minified JSON text. A failed single
 // operation is also isError, so clients that only look at that flag see it.
 func aqlAnswer(resp *ojson.Value, isError bool) *mcp.CallToolResult {
-	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(resp.Compact())}, IsError: isError}
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(calls.RenderAQL(resp, false, 0))}, IsError: isError}
 }
 
 func aqlFailure(code, msg string) *ojson.Value {

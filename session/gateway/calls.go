@@ -12,110 +12,95 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
+	"github.com/mcpterm/mcpterm/convert/calls"
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/session/policy"
 )
 
-// RefusedError is a call the policy did not let through; nothing reached
-// the upstream.
-type RefusedError struct {
-	Decision policy.Decision
-}
+// upstreamCaller is the gateway's session.Caller, through which the runner
+// sends every call: a broken link is reconnected first, the client's
+// request is kept out of the upstream call's context, and a call that got
+// no usable answer fails with the *UpstreamError the client reads (which
+// also marks the link broken when the failure leaves it in doubt).
+type upstreamCaller struct{ g *Gateway }
 
-func (e *RefusedError) Error() string {
-	if e.Decision.Verdict == policy.Confirm {
-		// The policy's advice ("pass --yes") is for a command line; a
-		// model cannot pass flags to the gateway.
-		reason := strings.TrimSuffix(e.Decision.Reason, "; pass --yes to run it")
-		return "refused: " + reason + ", and this gateway was started without --yes, so it refuses destructive tools; " +
-			"only the person running `mcpterm serve` can allow them, by restarting it with --yes"
-	}
-	return "refused by the gateway's policy: " + e.Decision.Reason
-}
-
-// upstreamCall is one tools/call to run upstream on behalf of a client.
-type upstreamCall struct {
-	Tool      string
-	Arguments *ojson.Value
-	// OnProgress, when set, sees the upstream's progress for this call.
-	OnProgress func(session.Event)
-}
-
-// call runs one upstream tools/call: the policy decides, a broken link is
-// reconnected first, the outcome is audited. It returns the CallToolResult
-// as the upstream sent it, or why there is none (*RefusedError,
-// *UpstreamError, or the upstream's JSON-RPC error inside an
-// *UpstreamError).
-func (g *Gateway) call(ctx context.Context, st *state, c upstreamCall) (*ojson.Value, error) {
+func (u upstreamCaller) Call(ctx context.Context, req session.CallRequest) *session.CallResult {
+	g := u.g
 	ctx = upstreamCtx(ctx)
-	args := c.Arguments
-	if args == nil {
-		args = ojson.NewObject()
-	}
-	rec := policy.AuditRecord{Server: st.set.Server, Tool: c.Tool, Arguments: json.RawMessage(args.Compact())}
-	dec := policy.Decision{Verdict: policy.Allow, Reason: "no policy"}
-	if g.opts.Policy != nil {
-		dec = g.opts.Policy.Check(policy.CallOf(c.Tool, st.set.Find(c.Tool), st.category[c.Tool]))
-	}
-	rec.Decision, rec.Reason = dec.Verdict, dec.Reason
-	if !dec.Allowed() {
-		g.audit(rec)
-		return nil, &RefusedError{Decision: dec}
+	if req.Arguments == nil {
+		req.Arguments = ojson.NewObject()
 	}
 	if err := g.ensureUpstream(ctx); err != nil {
-		rec.Outcome, rec.Error = "error", err.Error()
-		g.audit(rec)
-		return nil, err
+		return &session.CallResult{ID: req.ID, Tool: req.Tool, Arguments: req.Arguments, Started: time.Now(), Err: err}
 	}
 	gen := g.up.Info().Generation
-	r := g.up.Call(ctx, session.CallRequest{Tool: c.Tool, Arguments: args, OnProgress: c.OnProgress})
-	rec.Duration = r.Duration
-	if r.Err != nil {
-		err := g.upstreamErr("tools/call "+c.Tool, gen, r.Err)
-		rec.Outcome, rec.Error = "error", r.Err.Error()
-		if session.Classify(r.Err) == session.ClassTimeout {
-			rec.Outcome = "timeout"
-		}
-		g.audit(rec)
-		return nil, err
+	r := g.up.Call(ctx, req)
+	op := "tools/call " + req.Tool
+	switch {
+	case r.Err != nil:
+		r.Err = g.upstreamErr(op, gen, r.Err)
+	case session.OutcomeOf(r).Err != nil:
+		// An answer that is not a CallToolResult leaves the link in doubt.
+		r.Err = g.upstreamErr(op, gen, &session.ProtocolError{Op: op, Err: errors.New("no CallToolResult object")})
 	}
-	raw := r.Raw
-	if raw == nil && r.Result != nil {
-		// The session had no raw copy (cannot happen over the wire); the
-		// typed result is the next best thing.
-		if b, err := json.Marshal(r.Result); err == nil {
-			raw, _ = ojson.Parse(b)
-		}
-	}
-	if raw == nil || raw.Kind != ojson.Object {
-		err := g.upstreamErr("tools/call "+c.Tool, gen, &session.ProtocolError{Op: "tools/call " + c.Tool, Err: errors.New("no CallToolResult object")})
-		rec.Outcome, rec.Error = "error", err.Error()
-		g.audit(rec)
-		return nil, err
-	}
-	rec.Outcome = "ok"
-	if r.IsError {
-		rec.Outcome = "tool_error"
-	}
-	rec.Bytes = len(raw.Compact())
-	g.audit(rec)
-	return raw, nil
+	return r
 }
 
-func (g *Gateway) audit(rec policy.AuditRecord) {
-	if g.opts.Audit == nil {
-		return
+// runPlan runs a plan read from a client's call with the state's runner,
+// which checks the whole plan with the policy before anything runs. A
+// single call's upstream progress goes to p as it comes; a batch reports
+// "N of M <unit> done" as its calls finish. Refusals are worded for the
+// model that made the call.
+func (g *Gateway) runPlan(ctx context.Context, st *state, plan *calls.Plan, p *progress, unit string) []calls.Outcome {
+	defer p.flush()
+	var o session.RunOptions
+	if !plan.Batch && len(plan.Items) == 1 {
+		o.OnProgress = func(_ int, e session.Event) { p.upstream(e) }
+	} else {
+		total := 0
+		for i := range plan.Items {
+			if !plan.Items[i].IsLocal() {
+				total++
+			}
+		}
+		done := 0 // OnItem calls are serialised
+		o.OnItem = func(_ int, r session.ItemResult) {
+			if r.Call == nil {
+				return // answered locally, refused or never started
+			}
+			done++
+			p.send(float64(done), float64(total), fmt.Sprintf("%d of %d %s done", done, total, unit))
+		}
 	}
-	if err := g.opts.Audit.Record(rec); err != nil {
-		g.notef("audit log: %v", err)
+	res := st.runner.Run(ctx, plan, o)
+	outs := res.Outcomes()
+	for i, it := range res.Items {
+		if f := outs[i].Err; f != nil && (f.Kind == calls.FailRefused || f.Kind == calls.FailConfirm) {
+			outs[i].Err = refusal(it.Decision)
+		}
 	}
+	return outs
+}
+
+// refusal is the failure of a call the policy did not let through, in
+// words for a model: nothing reached the upstream.
+func refusal(d policy.Decision) *calls.Failure {
+	if d.Verdict == policy.Confirm {
+		// The policy's advice ("pass --yes") is for a command line; a
+		// model cannot pass flags to the gateway.
+		reason := strings.TrimSuffix(d.Reason, "; pass --yes to run it")
+		return &calls.Failure{Kind: calls.FailConfirm, Message: "refused: " + reason +
+			", and this gateway was started without --yes, so it refuses destructive tools; " +
+			"only the person running `mcpterm serve` can allow them, by restarting it with --yes"}
+	}
+	return &calls.Failure{Kind: calls.FailRefused, Message: "refused by the gateway's policy: " + d.Reason}
 }
 
 // progress forwards progress to the client that made a request, under the
 // client's own token. Without a token the client did not ask for progress
-// and gets none. The returned func is safe for concurrent use and keeps the
-// values it sends increasing, as the protocol requires.
+// and gets none. It is safe for concurrent use and keeps the values it
+// sends increasing, as the protocol requires.
 type progress struct {
 	ctx     context.Context
 	srv     *server.MCPServer

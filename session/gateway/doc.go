@@ -19,6 +19,13 @@
 //     answered from the upstream schemas without a server call; results are
 //     {success, data|error} JSON text.
 //
+// Calls are read, run and answered by the core every face shares: a
+// calls.Codec per tool list reads expr (ReadCalls) or an AQL document as it
+// arrived through its endpoint (ReadAQL) and renders the answers
+// (RenderTerm, Answer); a session.Runner runs the plan, through the
+// gateway's own session.Caller, which reconnects a broken upstream first
+// and says what went wrong in words for the model.
+//
 // # Pass-through
 //
 // Resources, resource templates and prompts are listed as the upstream lists
@@ -27,21 +34,25 @@
 // upstream list_changed refreshes the gateway's copy, rebuilds the tool
 // description when the tools changed, and reaches the gateway's clients as the
 // gateway's own list_changed. Upstream progress reaches the client that made
-// the call (under the client's progress token); upstream log messages go to
+// the call (under the client's progress token), a batch's as "N of M calls
+// done". Upstream log messages go to
 // every client at the level it asked for. A client's notifications/cancelled
 // cancels the upstream call, which sends the upstream its own cancellation.
 //
 // # Safety and faults
 //
 // Every upstream call passes Options.Policy (the --allow, --deny, --read-only
-// and --yes rules of `mcpterm call`; in the AQL modes the policy also sees
-// the operation's CRUDE category, so a DELETE counts as destructive) and is
-// written to Options.Audit. Tools the
-// policy denies outright are left out of the gateway's tool description. When
-// the upstream dies, hangs past its call timeout or answers with something
-// that is not MCP, the client gets a tool error saying so (isError, never a
-// protocol error that could end the client's session), the gateway keeps
-// serving, and the next call reconnects the upstream first. The upstream's
+// and --yes rules of `mcpterm call`, which also sees each tool's CRUDE
+// category from the AQL classification and the overrides, in every mode, so
+// a DELETE counts as destructive) and is written to Options.Audit. The
+// policy sees a client's whole call before any of it runs: a batch with one
+// refused call runs none, the others answering that they were not run.
+// Tools the policy denies outright are left out of the gateway's tool
+// description. When the upstream dies, hangs past its call timeout or
+// answers with something that is not MCP, the client gets a tool error
+// saying so (isError, never a protocol error that could end the client's
+// session), the gateway keeps serving, and the next call reconnects the
+// upstream first. The upstream's
 // stderr lines and the session's notices go to Options.Notef, for the
 // operator; clients never see them.
 package gateway

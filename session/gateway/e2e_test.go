@@ -136,27 +136,37 @@ func (u e2eUpstream) gatewayHTTP(t testing.TB, m Mode) (*Gateway, string) {
 func viaGateway(t testing.TB, st *state, m Mode, c e2eCall) (tool string, args any) {
 	arguments := obj(t, c.Args)
 	if m == ModeTerm {
-		expr, err := st.resolver.Format(call.Call{Tool: c.Tool, Arguments: arguments})
+		expr, err := st.codec.Resolver().Format(call.Call{Tool: c.Tool, Arguments: arguments})
 		if err != nil {
 			t.Fatalf("formatting %s %s: %v", c.Tool, c.Args, err)
 		}
 		return DefaultTermTool, map[string]string{"expr": expr}
 	}
-	req, err := st.adapter.ToAQL(aql.ToolCall{Name: c.Tool, Arguments: arguments})
+	a := adapterOf(t, st)
+	req, err := a.ToAQL(aql.ToolCall{Name: c.Tool, Arguments: arguments})
 	if err != nil {
 		t.Fatalf("AQL for %s: %v", c.Tool, err)
 	}
-	return st.adapter.Via(st.adapter.ForTool(c.Tool).Name), json.RawMessage(req.Compact())
+	return a.Via(a.ForTool(c.Tool).Name), json.RawMessage(req.Compact())
+}
+
+func adapterOf(t testing.TB, st *state) *aql.Adapter {
+	a, err := st.codec.Adapter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
 }
 
 // expected is what the gateway should answer in mode m, computed from the
-// answer the SDK client got calling the upstream directly.
+// answer the SDK client got calling the upstream directly, with package
+// call's and package aql's own renderings (not the gateway's codec).
 func expected(t testing.TB, st *state, m Mode, c e2eCall, direct *ojson.Value) (textWant string, isError bool) {
 	if m == ModeTerm {
 		// A call that does not validate is refused before it is sent, so
 		// what the upstream would have said does not matter.
 		_, args := viaGateway(t, st, m, c)
-		if _, err := st.resolver.Parse(args.(map[string]string)["expr"]); err != nil {
+		if _, err := st.codec.Resolver().Parse(args.(map[string]string)["expr"]); err != nil {
 			return sexpr.Print(call.ErrorToTerm(err)), true
 		}
 		return sexpr.Print(call.ResultToTerm(direct)), isErrorResult(direct)
@@ -166,7 +176,7 @@ func expected(t testing.TB, st *state, m Mode, c e2eCall, direct *ojson.Value) (
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp := st.adapter.Run(tool, in, func(aql.ToolCall) (*ojson.Value, error) { return direct, nil })
+	resp := adapterOf(t, st).Run(tool, in, func(aql.ToolCall) (*ojson.Value, error) { return direct, nil })
 	return resp.Compact(), !aql.IsSuccess(resp)
 }
 

@@ -48,13 +48,16 @@ type Options struct {
 	// Lean renders the MCP-Term declarations with first-sentence tool
 	// descriptions and no field descriptions (term mode only).
 	Lean bool
-	// Policy decides every upstream call; nil allows everything. Tools it
-	// denies outright are also left out of what the gateway lists.
+	// Policy decides every upstream call; nil allows everything (the rules
+	// of --yes alone), unlike session.Runner, whose nil is the default
+	// rules. Tools it denies outright are also left out of what the gateway
+	// lists. It sees a client's whole call before any of it runs, so a
+	// batch with one refused call runs none.
 	Policy *policy.Policy
-	// Audit, when set, gets one record per upstream call, refused ones too.
+	// Audit, when set, gets one record per upstream call and per refusal.
 	Audit *policy.Audit
-	// Overrides correct the AQL classification (aql modes) and so also the
-	// category the policy sees.
+	// Overrides correct the AQL classification: the AQL modes' operations,
+	// and in every mode the category the policy sees.
 	Overrides aql.Overrides
 	// TermTool names the term mode's tool; default DefaultTermTool.
 	TermTool string
@@ -69,9 +72,10 @@ type Options struct {
 // Gateway is an MCP server in front of one upstream session. It is safe for
 // concurrent use by any number of clients (HTTP serves many).
 type Gateway struct {
-	up   session.Client
-	opts Options
-	srv  *server.MCPServer
+	up     session.Client
+	opts   Options
+	policy *policy.Policy // opts.Policy, or one allowing everything
+	srv    *server.MCPServer
 
 	ctx  context.Context // ends at Close
 	stop context.CancelFunc
@@ -117,7 +121,11 @@ func New(ctx context.Context, up session.Client, opts Options) (*Gateway, error)
 	if opts.ReconnectTimeout <= 0 {
 		opts.ReconnectTimeout = 30 * time.Second
 	}
-	g := &Gateway{up: up, opts: opts, done: make(chan struct{}), resync: make(chan struct{}, 1), barrier: newNotifyBarrier()}
+	g := &Gateway{up: up, opts: opts, policy: opts.Policy, done: make(chan struct{}), resync: make(chan struct{}, 1), barrier: newNotifyBarrier()}
+	if g.policy == nil {
+		// Rules without patterns cannot fail to compile.
+		g.policy, _ = policy.New(policy.Rules{Yes: true})
+	}
 	g.ctx, g.stop = context.WithCancel(context.Background())
 
 	set, err := up.Tools(ctx)
@@ -411,9 +419,4 @@ func (g *Gateway) upstreamErr(op string, gen int, err error) error {
 		ue.Reconnect = true
 	}
 	return ue
-}
-
-// catAQL is an aql category as the policy package spells it.
-func catAQL(c aql.Category) policy.Category {
-	return policy.Category(strings.ToLower(string(c)))
 }

@@ -300,3 +300,12 @@ func contains(t testing.TB, got string, want ...string) {
 		}
 	}
 }
+
+// isErrorResult reads a CallToolResult's isError.
+func isErrorResult(raw *ojson.Value) bool {
+	if raw == nil {
+		return false
+	}
+	b := raw.Get("isError")
+	return b != nil && b.Kind == ojson.Bool && b.Bool
+}

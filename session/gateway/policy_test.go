@@ -11,6 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/session/policy"
 )
 
@@ -35,6 +36,8 @@ func readAudit(t *testing.T, path string) []policy.AuditRecord {
 
 // TestPolicyWithoutYes: like `mcpterm call` without --yes, a destructive
 // tool is refused, with a reason the model can relay, and nothing is sent.
+// The reason is the one `mcpterm call` gives: the tool is a delete by its
+// AQL classification, in term mode too.
 func TestPolicyWithoutYes(t *testing.T) {
 	up := demoSession(t)
 	p, err := policy.New(policy.Rules{})
@@ -50,7 +53,7 @@ func TestPolicyWithoutYes(t *testing.T) {
 	c, _ := inProcessClient(t, g)
 
 	r := termCall(t, c, `(dt "00000000-0000-0000-0000-000000000000")`)
-	if !r.IsError || !strings.HasPrefix(text(r), `(err needs-confirmation "refused: tool \"delete_todo\" is destructive (annotated destructiveHint: true), and this gateway was started without --yes`) {
+	if !r.IsError || !strings.HasPrefix(text(r), `(err needs-confirmation "refused: tool \"delete_todo\" is destructive (classified as a delete), and this gateway was started without --yes`) {
 		t.Fatalf("delete without --yes: %s", text(r))
 	}
 	contains(t, text(r), "restarting it with --yes")
@@ -125,4 +128,90 @@ func TestPolicyAQLRefusal(t *testing.T) {
 		t.Fatalf("clear_completed without --yes: %s", text(r))
 	}
 	contains(t, text(r), `"success":false`, `refused: tool \"clear_completed\" is destructive`)
+}
+
+// TestPolicyRefusesAWholeBatch: the policy sees a client's whole call
+// before any of it runs, as session.Runner checks every face's plans, so a
+// batch with one refused call runs none of its calls: the refused one says
+// why, the others that they were not run because of it. Only the refusal
+// is audited.
+func TestPolicyRefusesAWholeBatch(t *testing.T) {
+	p, err := policy.New(policy.Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []Mode{ModeTerm, ModeAQLSingle} {
+		t.Run(string(m), func(t *testing.T) {
+			up := demoSession(t)
+			path := filepath.Join(t.TempDir(), "audit.jsonl")
+			audit, err := policy.OpenAudit(path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := newGateway(t, up, Options{Mode: m, Policy: p, Audit: audit})
+			c, _ := inProcessClient(t, g)
+			var r *mcp.CallToolResult
+			if m == ModeTerm {
+				r = termCall(t, c, `(batch (1 (ct "one")) (2 (cc)) (3 (lt)))`)
+				contains(t, text(r), `(results (1 (err skipped "not run: another call of the plan needs confirmation"))`,
+					`(2 (err needs-confirmation "refused: tool \"clear_completed\" is destructive`, `(3 (err skipped "not run:`)
+				if !r.IsError {
+					t.Error("a batch none of whose calls ran is not an error")
+				}
+			} else {
+				r = callTool(t, c, "mcp_aql", `{"operations":[{"operation":"create_todo","params":{"title":"one"}},{"operation":"clear_completed"},{"operation":"introspect","params":{"query":"operations"}}]}`)
+				resp := obj(t, text(r))
+				if got := resp.Get("summary").Compact(); got != `{"total":3,"succeeded":1,"failed":2}` {
+					t.Errorf("summary %s: %s", got, text(r))
+				}
+				contains(t, text(r), `not run: another call of the plan needs confirmation`, `refused: tool \"clear_completed\" is destructive`)
+			}
+			for _, msg := range up.Tap().Messages() {
+				if msg.Method == "tools/call" {
+					t.Fatalf("a call of a refused batch reached the upstream: %s", msg.Payload)
+				}
+			}
+			recs := readAudit(t, path)
+			if len(recs) != 1 || recs[0].Tool != "clear_completed" || recs[0].Decision != policy.Confirm {
+				t.Errorf("audit: %+v", recs)
+			}
+		})
+	}
+}
+
+// TestPolicyNilAllowsEverything: a gateway given no policy runs every
+// tool, destructive ones too (session.Runner's nil would confirm them).
+func TestPolicyNilAllowsEverything(t *testing.T) {
+	g := newGateway(t, demoSession(t), Options{Mode: ModeTerm})
+	c, _ := inProcessClient(t, g)
+	if r := termCall(t, c, `(cc)`); r.IsError || !strings.HasPrefix(text(r), "(ok ") {
+		t.Errorf("clear_completed without a policy: %s", text(r))
+	}
+	a := newGateway(t, demoSession(t), Options{Mode: ModeAQLSemantic})
+	ac, _ := inProcessClient(t, a)
+	if r := callTool(t, ac, "mcp_aql_delete", `{"operation":"clear_completed"}`); r.IsError {
+		t.Errorf("clear_completed without a policy: %s", text(r))
+	}
+}
+
+// TestPolicyTermSeesAQLCategories: in term mode too the destructive rule
+// reads the tool's AQL category, corrected by the overrides, as `mcpterm
+// call` does: a tool the map calls a delete needs --yes.
+func TestPolicyTermSeesAQLCategories(t *testing.T) {
+	p, err := policy.New(policy.Rules{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := demoSession(t)
+	plain := newGateway(t, up, Options{Mode: ModeTerm, Policy: p})
+	pc, _ := inProcessClient(t, plain)
+	if r := termCall(t, pc, `(ct "x")`); r.IsError {
+		t.Fatalf("create_todo: %s", text(r))
+	}
+	mapped := newGateway(t, up, Options{Mode: ModeTerm, Policy: p, Overrides: aql.Overrides{"create_todo": {Category: aql.Delete}}})
+	mc, _ := inProcessClient(t, mapped)
+	r := termCall(t, mc, `(ct "x")`)
+	if !r.IsError || !strings.HasPrefix(text(r), `(err needs-confirmation "refused: tool \"create_todo\" is destructive (classified as a delete)`) {
+		t.Errorf("create_todo mapped to DELETE: %s", text(r))
+	}
 }

@@ -10,10 +10,11 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpterm/mcpterm/convert/aql"
-	"github.com/mcpterm/mcpterm/convert/call"
+	"github.com/mcpterm/mcpterm/convert/calls"
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/term"
 	"github.com/mcpterm/mcpterm/convert/toolset"
+	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/session/policy"
 )
 
@@ -21,14 +22,16 @@ import (
 // once built; a list change builds a new one, so a call in flight keeps the
 // view it started with.
 type state struct {
-	set      *toolset.Set // as the upstream listed it
-	visible  *toolset.Set // what the policy does not deny outright
-	hidden   []string     // tools left out, by name
-	category map[string]policy.Category
+	set     *toolset.Set // as the upstream listed it
+	visible *toolset.Set // what the policy does not deny outright
+	hidden  []string     // tools left out, by name
 
-	doc      *term.Document // term mode
-	resolver *call.Resolver // term mode
-	adapter  *aql.Adapter   // aql modes
+	doc *term.Document // term mode
+	// codec reads the clients' calls against the visible tools (with the
+	// term mode's model-facing codes, or as the mode's AQL endpoints), and
+	// runner runs them: the one reader and runner of every face.
+	codec  *calls.Codec
+	runner *session.Runner
 
 	tools       []server.ServerTool
 	fingerprint string // of the tools as listed, to skip no-op rebuilds
@@ -55,28 +58,26 @@ func (st *state) summary() string {
 
 // build turns an upstream tool list into the gateway's tools for its mode.
 func (g *Gateway) build(set *toolset.Set) (*state, error) {
-	st := &state{set: set, category: map[string]policy.Category{}}
-	// In the AQL modes the policy also sees each tool's CRUDE category (a
-	// DELETE is destructive whatever its hints say), as the model sees it.
-	// The term mode has no classification of its own and decides exactly as
-	// `mcpterm call` does.
-	if g.opts.Mode != ModeTerm {
-		full, err := aql.New(set, g.opts.Overrides, aql.Single)
-		if err != nil {
+	st := &state{set: set}
+	mode := aql.Single
+	if g.opts.Mode == ModeAQLSemantic {
+		mode = aql.Semantic
+	}
+	// The policy sees each tool as every face sees it (policy.CallFor): its
+	// annotations and the CRUDE category the AQL classification and the
+	// overrides give it, so a DELETE is destructive whatever its hints say,
+	// in every mode, as in `mcpterm call`.
+	all := calls.New(set, calls.Options{Overrides: g.opts.Overrides, Mode: mode})
+	if g.opts.Mode != ModeTerm || len(g.opts.Overrides) > 0 {
+		if _, err := all.Adapter(); err != nil {
 			return nil, fmt.Errorf("gateway: %w", err)
-		}
-		for _, op := range full.Ops {
-			st.category[op.Tool.Name] = catAQL(op.Category())
 		}
 	}
 	st.visible = &toolset.Set{Server: set.Server, Version: set.Version, Source: set.Source}
 	for _, t := range set.Tools {
-		if g.opts.Policy != nil {
-			d := g.opts.Policy.Check(policy.CallOf(t.Name, t, st.category[t.Name]))
-			if d.Verdict == policy.Deny {
-				st.hidden = append(st.hidden, t.Name)
-				continue
-			}
+		if g.policy.Check(policy.CallFor(all, t.Name)).Verdict == policy.Deny {
+			st.hidden = append(st.hidden, t.Name)
+			continue
 		}
 		st.visible.Tools = append(st.visible.Tools, t)
 	}
@@ -86,11 +87,15 @@ func (g *Gateway) build(set *toolset.Set) (*state, error) {
 	case ModeTerm:
 		err = g.buildTerm(st)
 	default:
-		err = g.buildAQL(st)
+		err = g.buildAQL(st, mode)
 	}
 	if err != nil {
 		return nil, err
 	}
+	st.runner = session.NewRunner(upstreamCaller{g}, st.codec, session.RunnerOptions{
+		Policy: g.policy, Audit: g.opts.Audit, Server: g.up.Info().RecordName(),
+		RecordError: func(err error) { g.notef("audit log: %v", err) },
+	})
 	h := fnv.New64a()
 	for _, t := range st.tools {
 		b, _ := json.Marshal(t.Tool)
@@ -111,7 +116,7 @@ func (g *Gateway) buildTerm(st *state) error {
 		return fmt.Errorf("gateway: rendering MCP-Term: %w", err)
 	}
 	st.doc = doc
-	st.resolver = call.NewResolverCodes(st.visible, doc.Codes)
+	st.codec = calls.New(st.visible, calls.Options{Overrides: g.opts.Overrides, Codes: doc.Codes})
 	name := st.set.Server
 	if name == "" {
 		name = "the upstream server"
@@ -133,7 +138,7 @@ func termAnnotations(st *state) mcp.ToolAnnotation {
 		if !a.ReadOnly() {
 			ro = false
 		}
-		if policy.IsDestructive(policy.CallOf(t.Name, t, st.category[t.Name])) {
+		if policy.IsDestructive(policy.CallFor(st.codec, t.Name)) {
 			destructive = true
 		}
 		if a.IdempotentHint == nil || !*a.IdempotentHint {
@@ -146,16 +151,12 @@ func termAnnotations(st *state) mcp.ToolAnnotation {
 	return mcp.ToolAnnotation{ReadOnlyHint: &ro, DestructiveHint: &destructive, IdempotentHint: &idempotent, OpenWorldHint: &open}
 }
 
-func (g *Gateway) buildAQL(st *state) error {
-	mode := aql.Single
-	if g.opts.Mode == ModeAQLSemantic {
-		mode = aql.Semantic
-	}
-	a, err := aql.New(st.visible, g.opts.Overrides, mode)
+func (g *Gateway) buildAQL(st *state, mode aql.Mode) error {
+	st.codec = calls.New(st.visible, calls.Options{Overrides: g.opts.Overrides, Mode: mode})
+	a, err := st.codec.Adapter()
 	if err != nil {
 		return fmt.Errorf("gateway: %w", err)
 	}
-	st.adapter = a
 	for _, w := range a.Warnings {
 		g.notef("aql: %s", w)
 	}
