@@ -34,7 +34,7 @@ func (g *Gateway) handleAQL(via string) server.ToolHandlerFunc {
 			}
 			return aqlAnswer(aqlFailure(aql.CodeInvalidType, err.Error()), true), nil
 		}
-		outs := g.runPlan(ctx, st, plan, g.newProgress(ctx, req), "operations")
+		outs := g.runPlan(ctx, st, plan, newProgress(ctx, req), "operations")
 		resp := st.codec.Answer(plan, outs)
 		return aqlAnswer(resp, !plan.Batch && !aql.IsSuccess(resp)), nil
 	}

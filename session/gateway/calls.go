@@ -15,6 +15,7 @@ import (
 	"github.com/mcpterm/mcpterm/convert/calls"
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/session"
+	"github.com/mcpterm/mcpterm/session/internal/wire"
 	"github.com/mcpterm/mcpterm/session/policy"
 )
 
@@ -102,18 +103,23 @@ func refusal(d policy.Decision) *calls.Failure {
 // and gets none. It is safe for concurrent use and keeps the values it
 // sends increasing, as the protocol requires.
 type progress struct {
-	ctx     context.Context
-	srv     *server.MCPServer
-	token   mcp.ProgressToken
-	barrier *notifyBarrier
+	ctx   context.Context
+	srv   *server.MCPServer
+	token mcp.ProgressToken
+	// ledger is the client connection's (wire): served on stdio or
+	// streamable HTTP, a call's answer waits until the progress it sent is
+	// written, because mcp-go sends the two from different goroutines and
+	// clients drop progress that arrives after the answer.
+	ledger *wire.Ledger
 
-	mu   sync.Mutex
-	last float64
-	sent bool
+	mu    sync.Mutex
+	last  float64
+	sent  bool
+	marks []wire.Mark
 }
 
-func (g *Gateway) newProgress(ctx context.Context, req mcp.CallToolRequest) *progress {
-	p := &progress{ctx: ctx, srv: server.ServerFromContext(ctx), barrier: g.barrier}
+func newProgress(ctx context.Context, req mcp.CallToolRequest) *progress {
+	p := &progress{ctx: ctx, srv: server.ServerFromContext(ctx), ledger: wire.From(ctx)}
 	if req.Params.Meta != nil {
 		p.token = req.Params.Meta.ProgressToken
 	}
@@ -138,24 +144,23 @@ func (p *progress) send(value, total float64, message string) {
 	if message != "" {
 		params["message"] = message
 	}
-	if p.srv.SendNotificationToClient(p.ctx, string(mcp.MethodNotificationProgress), params) == nil && p.barrier != nil {
-		p.barrier.noteSent()
+	// Noted before it is handed over, so the write cannot be missed.
+	m := p.ledger.Note(p.token, value)
+	if p.srv.SendNotificationToClient(p.ctx, string(mcp.MethodNotificationProgress), params) != nil {
+		p.ledger.Unnote(m)
+		return
 	}
+	p.marks = append(p.marks, m)
 }
 
 // flush holds the answer until the progress sent for it is on the wire, or
-// the request ends (mcp-go's stdio server cancels it when the stream ends,
-// so a call never waits for progress that will not be written).
+// the request ends (mcp-go cancels it when the client's stream ends, so a
+// call never waits for progress that will not be written).
 func (p *progress) flush() {
-	if p == nil || p.barrier == nil {
-		return
-	}
 	p.mu.Lock()
-	sent := p.sent
+	marks := p.marks
 	p.mu.Unlock()
-	if sent {
-		p.barrier.waitContext(p.ctx)
-	}
+	_ = p.ledger.Await(p.ctx, marks...)
 }
 
 // upstream passes one call's upstream progress on unchanged.
@@ -186,7 +191,8 @@ func rawArguments(req mcp.CallToolRequest) (*ojson.Value, error) {
 // detached is a request's context stripped of its values: it ends when the
 // request ends, but carries nothing of it upstream. An in-process upstream
 // (the demo server) would otherwise read the gateway client's session, HTTP
-// headers and protocol revision from it, and answer that client directly.
+// headers, protocol revision and progress ledger from it, and answer that
+// client directly.
 type detached struct{ parent context.Context }
 
 func (d detached) Deadline() (time.Time, bool) { return d.parent.Deadline() }

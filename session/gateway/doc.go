@@ -35,7 +35,8 @@
 // description when the tools changed, and reaches the gateway's clients as the
 // gateway's own list_changed. Upstream progress reaches the client that made
 // the call (under the client's progress token), a batch's as "N of M calls
-// done". Upstream log messages go to
+// done"; on stdio and streamable HTTP the answer follows the progress sent
+// for it (package wire). Upstream log messages go to
 // every client at the level it asked for. A client's notifications/cancelled
 // cancels the upstream call, which sends the upstream its own cancellation.
 //

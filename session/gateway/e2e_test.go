@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"reflect"
 	"strings"
@@ -115,20 +114,7 @@ func (u e2eUpstream) gatewayStdio(t testing.TB, m Mode) map[string]any {
 func (u e2eUpstream) gatewayHTTP(t testing.TB, m Mode) (*Gateway, string) {
 	up := openSession(t, u.source(), session.Options{})
 	g := newGateway(t, up, Options{Mode: m, Policy: allowAll(t)})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- g.ServeStreamable(ctx, ln, nil) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("ServeStreamable: %v", err)
-		}
-	})
-	return g, "http://" + ln.Addr().String() + HTTPPath
+	return g, serveHTTP(t, g)
 }
 
 // viaGateway turns a direct call into the call of a gateway tool in mode
@@ -366,12 +352,15 @@ func checkDirectProgress(t *testing.T, tool string, raw json.RawMessage) {
 
 // checkProgress: the upstream's progress reaches the client under the
 // client's own token (the SDK hands the transport's progress to a callback
-// only when it carries its token). Over stdio the gateway holds its answer
-// until the progress it forwarded is written, and its upstream here is a
-// stdio process that writes progress first and the gateway reads in order,
-// so the client gets exactly what the upstream sent, before the answer.
-// Over streamable HTTP mcp-go forwards notifications on a goroutine of their
-// own, so how many arrive, and when, is not up to the gateway: each one that
+// only when it carries its token). The gateway holds its answer until the
+// progress it forwarded is written (wire's ledger), and its upstream here
+// is a stdio process that writes progress first and the gateway reads in
+// order. Over stdio, one stream, the client so gets exactly what the
+// upstream sent, before the answer. Over streamable HTTP before 2026-07-28
+// mcp-go puts a session's notifications on whichever of its streams takes
+// them first, and the SDK keeps a GET stream open beside each call's POST:
+// progress written there reaches the client apart from the answer, so how
+// many arrive before it is not up to the gateway, and each one that
 // arrives must be one the upstream sent, once.
 func checkProgress(t *testing.T, tool, tr string, g, d callOutcome) {
 	if tr == "stdio" {

@@ -2,12 +2,10 @@ package gateway
 
 import (
 	"context"
-	"net"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpterm/mcpterm/session"
@@ -96,30 +94,8 @@ func TestFaultsUpstreamGone(t *testing.T) {
 func TestCancellationOverHTTP(t *testing.T) {
 	up := demoSession(t)
 	g := newGateway(t, up, Options{Mode: ModeTerm, Policy: allowAll(t)})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sctx, stop := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- g.ServeStreamable(sctx, ln, nil) }()
-	t.Cleanup(func() { stop(); <-served })
-
-	c, err := client.NewStreamableHttpClient("http://" + ln.Addr().String() + HTTPPath)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _ := httpClient(t, g, "2025-11-25")
 	ctx := ctxT(t, 20*time.Second)
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = "2025-11-25"
-	init.Params.ClientInfo = mcp.Implementation{Name: "cancel-test", Version: "0"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
 	cctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
 	defer cancel()
 	req := mcp.CallToolRequest{}

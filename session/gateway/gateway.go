@@ -91,7 +91,6 @@ type Gateway struct {
 	link     link
 	clients  sync.Map // client session id -> server.ClientSession
 	inflight inflight
-	barrier  *notifyBarrier
 }
 
 // link is the gateway's view of the upstream connection: after a failure
@@ -121,7 +120,7 @@ func New(ctx context.Context, up session.Client, opts Options) (*Gateway, error)
 	if opts.ReconnectTimeout <= 0 {
 		opts.ReconnectTimeout = 30 * time.Second
 	}
-	g := &Gateway{up: up, opts: opts, policy: opts.Policy, done: make(chan struct{}), resync: make(chan struct{}, 1), barrier: newNotifyBarrier()}
+	g := &Gateway{up: up, opts: opts, policy: opts.Policy, done: make(chan struct{}), resync: make(chan struct{}, 1)}
 	if g.policy == nil {
 		// Rules without patterns cannot fail to compile.
 		g.policy, _ = policy.New(policy.Rules{Yes: true})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"slices"
 	"strings"
@@ -238,11 +239,53 @@ func inProcessClientAt(t testing.TB, g *Gateway, version string) (*client.Client
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c, connect(t, c, version)
+}
+
+// serveHTTP serves g over streamable HTTP until the test ends and returns
+// the endpoint's URL.
+func serveHTTP(t testing.TB, g *Gateway) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- g.ServeStreamable(ctx, ln, nil) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("ServeStreamable: %v", err)
+		}
+	})
+	return "http://" + ln.Addr().String() + HTTPPath
+}
+
+// httpClient serves g over streamable HTTP and connects mcp-go's client to
+// it at protocol revision version. The client opens no GET stream, so a
+// call's notifications come on its own POST stream, which the client reads
+// in order, handing each notification to the notes before it returns the
+// answer.
+func httpClient(t testing.TB, g *Gateway, version string) (*client.Client, *notes) {
+	t.Helper()
+	c, err := client.NewStreamableHttpClient(serveHTTP(t, g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, connect(t, c, version)
+}
+
+// connect starts c, initializes it at protocol revision version, and
+// collects what it is sent outside of answers; c closes when the test ends.
+func connect(t testing.TB, c *client.Client, version string) *notes {
+	t.Helper()
 	n := &notes{}
 	ctx := ctxT(t, 30*time.Second)
 	if err := c.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { c.Close() })
 	c.OnNotification(n.add)
 	req := mcp.InitializeRequest{}
 	req.Params.ProtocolVersion = version
@@ -250,8 +293,7 @@ func inProcessClientAt(t testing.TB, g *Gateway, version string) (*client.Client
 	if _, err := c.Initialize(ctx, req); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { c.Close() })
-	return c, n
+	return n
 }
 
 // callTool calls a gateway tool with JSON arguments.

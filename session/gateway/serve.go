@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcpterm/mcpterm/session/internal/wire"
 )
 
 // HTTPPath is where the streamable HTTP endpoint is served.
@@ -20,20 +20,20 @@ const HTTPPath = "/mcp"
 const shutdownGrace = 5 * time.Second
 
 // ServeStdio serves one client on in/out until in reaches EOF (nil) or ctx
-// ends (ctx's error). errLog, when set, hears transport errors.
+// ends (ctx's error). errLog, when set, hears transport errors. A call's
+// answer goes out after the progress it forwarded (wire.ServeStdio).
 func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, errLog *log.Logger) error {
-	s := server.NewStdioServer(g.srv)
-	if errLog != nil {
-		s.SetErrorLogger(errLog)
-	}
-	return s.Listen(ctx, in, g.barrier.watch(out))
+	return wire.ServeStdio(ctx, g.srv, in, out, errLog)
 }
 
 // ServeStreamable serves streamable HTTP at HTTPPath on ln until ctx ends,
 // then closes the clients' sessions and the listener. It returns nil after
-// a shutdown and the server's error if serving failed.
+// a shutdown and the server's error if serving failed. As on stdio, a
+// call's answer goes out after the progress it forwarded
+// (wire.NewHTTPHandler, which keeps each session's stream events in memory
+// until the session ends, so a client can resume a broken stream).
 func (g *Gateway) ServeStreamable(ctx context.Context, ln net.Listener, errLog *log.Logger) error {
-	h := server.NewStreamableHTTPServer(g.srv)
+	h := wire.NewHTTPHandler(g.srv)
 	mux := http.NewServeMux()
 	mux.Handle(HTTPPath, h)
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: errLog}

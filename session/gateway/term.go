@@ -31,7 +31,7 @@ func (g *Gateway) handleTerm(ctx context.Context, req mcp.CallToolRequest) (*mcp
 	if err != nil {
 		return termFailure(st.codec.ErrorTerm(err)), nil
 	}
-	outs := g.runPlan(ctx, st, plan, g.newProgress(ctx, req), "calls")
+	outs := g.runPlan(ctx, st, plan, newProgress(ctx, req), "calls")
 	// The text first, then the upstream's non-text content as it sent it (a
 	// client can show an image; the text only summarises it). The answer
 	// is an error when every call failed: the one call, or all of a batch.
