@@ -54,7 +54,7 @@ func (c *cli) serve(ctx context.Context, args []string, ready func(net.Addr)) in
 	fs.BoolVar(&vf.readOnly, "read-only", false, "expose and run only tools annotated readOnlyHint: true")
 	fs.BoolVar(&vf.yes, "yes", false, "allow destructive tools (refused otherwise: a client cannot confirm them)")
 	fs.StringVar(&vf.audit, "audit", "", "append a JSON line per call (and per refusal) to `FILE`")
-	fs.StringVar(&vf.aqlMap, "aql-map", "", "AQL modes: correct tool categories or operation names from this JSON `FILE`")
+	fs.StringVar(&vf.aqlMap, "aql-map", "", "correct tool categories (which the destructive rule reads, in every mode) or AQL operation names from this JSON `FILE`")
 	fs.Usage = func() {
 		fmt.Fprintln(c.stderr, "usage: mcpterm serve [--mode term|aql-single|aql-semantic] [--descriptions full|lean] [--listen ADDR]")
 		fmt.Fprintln(c.stderr, "                     [--allow P] [--deny P] [--read-only] [--yes] [--audit FILE] [server selection]")
@@ -158,10 +158,8 @@ func (c *cli) serveOptions(sf *serverFlags, vf *serveFlags, pos []string) (gatew
 		return opts, usagef("%v", err)
 	}
 	if vf.aqlMap != "" {
-		if mode == gateway.ModeTerm {
-			return opts, usagef("--aql-map is for the AQL modes")
-		}
-		// The same reader as `mcpterm call --aql-map` (cmd_aql.go).
+		// The same reader as `mcpterm call --aql-map` (cmd_aql.go); as there,
+		// the categories count for calls in any syntax.
 		if opts.Overrides, err = loadAQLMap(vf.aqlMap); err != nil {
 			return opts, err
 		}

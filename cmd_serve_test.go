@@ -161,6 +161,27 @@ func TestServeStdioReadOnlyAQL(t *testing.T) {
 	}
 }
 
+// TestServeTermAQLMap: in term mode --aql-map corrects the categories the
+// destructive rule reads, as `mcpterm call --aql-map` does for S-expression
+// calls: a tool the map calls a delete needs --yes.
+func TestServeTermAQLMap(t *testing.T) {
+	aqlMap := filepath.Join(t.TempDir(), "map.json")
+	if err := os.WriteFile(aqlMap, []byte(`{"create_todo": {"category": "DELETE"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, stop := serveCLI(t, "--aql-map", aqlMap)
+	r := serveCall(t, c, "mcp_term", map[string]any{"expr": `(ct "x")`})
+	if !r.IsError || !strings.HasPrefix(serveText(r), `(err needs-confirmation "refused: tool \"create_todo\" is destructive (classified as a delete)`) {
+		t.Errorf("create_todo mapped to DELETE: %s", serveText(r))
+	}
+	if r := serveCall(t, c, "mcp_term", map[string]any{"expr": `(lt :limit 1)`}); r.IsError {
+		t.Errorf("list_todos: %s", serveText(r))
+	}
+	if code, stderr := stop(); code != exitOK {
+		t.Errorf("exit %d\n%s", code, stderr)
+	}
+}
+
 func TestServeHTTP(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -228,7 +249,7 @@ func TestServeUsageErrors(t *testing.T) {
 		{[]string{"--descriptions", "short"}, `--descriptions "short": want full or lean`},
 		{[]string{"--tools", "x.json"}, "no server to run the calls"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
-		{[]string{"--aql-map", "m.json"}, "--aql-map is for the AQL modes"},
+		{[]string{"--aql-map", "/nonexistent/m.json"}, "--aql-map:"},
 		{[]string{"--mode", "aql-single", "--aql-map", "/nonexistent/m.json"}, "--aql-map:"},
 		{[]string{"--allow", "["}, "--allow"},
 	}
