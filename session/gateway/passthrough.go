@@ -214,6 +214,11 @@ func (g *Gateway) forwardLog(e session.Event) {
 // messages can travel with one of them. A call stays on the list for
 // linger after it ends: the upstream's log messages reach the gateway
 // asynchronously, and those of a call may arrive just after its answer.
+// No event marks the last of them. An upstream on stdio or HTTP has
+// published them before its answer, but the event loop forwards them on
+// its own time (and also runs list refreshes, which a call should not wait
+// for); an in-process upstream (the built-in demo) has mcp-go deliver them
+// on a goroutine of their own, after the answer, with nothing to wait on.
 type inflight struct {
 	mu    sync.Mutex
 	calls map[string][]context.Context // client session id -> contexts, oldest first
