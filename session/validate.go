@@ -8,10 +8,9 @@ import (
 	"sync"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/convert/schemaerr"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // SchemaError says how a result broke its tool's outputSchema.
@@ -97,25 +96,8 @@ func (s *Session) checkOutput(ctx context.Context, tool string, raw *ojson.Value
 	return nil
 }
 
-// describeValidation flattens a validation error tree into "at /path: why"
-// lines, leaves only, at most a few.
+// describeValidation explains a structuredContent that breaks its
+// outputSchema in a few "at /path: why" lines.
 func describeValidation(ve *jsonschema.ValidationError) string {
-	english := message.NewPrinter(language.English)
-	var lines []string
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(lines) >= 5 {
-			return
-		}
-		if len(e.Causes) == 0 {
-			at := "/" + strings.Join(e.InstanceLocation, "/")
-			lines = append(lines, fmt.Sprintf("at %s: %s", at, e.ErrorKind.LocalizedString(english)))
-			return
-		}
-		for _, c := range e.Causes {
-			walk(c)
-		}
-	}
-	walk(ve)
-	return strings.Join(lines, "; ")
+	return strings.Join(schemaerr.Lines(ve, 5), "; ")
 }

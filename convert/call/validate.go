@@ -11,10 +11,9 @@ import (
 	"github.com/dlclark/regexp2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/convert/schemaerr"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 )
 
@@ -133,35 +132,26 @@ func (r *Resolver) explain(c Call, args *ojson.Value, ve *jsonschema.ValidationE
 	var best *jsonschema.ValidationError
 	var bestLoc []string
 	bestScore := -1
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		pn, isPN := e.ErrorKind.(*kind.PropertyNames)
-		if len(e.Causes) == 0 || isPN {
-			loc := e.InstanceLocation
-			if isPN {
-				// The library shares this slice with later work, so its
-				// location is unreliable: find the offending key instead.
-				loc = findKey(args, pn.Property, nil, 0)
-			}
-			// Deeper is more specific; at equal depth, a type or const
-			// mismatch more likely means "the other union member" than
-			// what the writer got wrong.
-			score := 2 * len(loc)
-			switch e.ErrorKind.(type) {
-			case *kind.Type, *kind.Const, *kind.Enum, *kind.FalseSchema:
-			default:
-				score++
-			}
-			if score > bestScore {
-				best, bestLoc, bestScore = e, loc, score
-			}
-			return
+	for _, e := range schemaerr.Leaves(ve) {
+		loc := e.InstanceLocation
+		if pn, isPN := e.ErrorKind.(*kind.PropertyNames); isPN {
+			// The library shares this slice with later work, so its
+			// location is unreliable: find the offending key instead.
+			loc = findKey(args, pn.Property, nil, 0)
 		}
-		for _, x := range e.Causes {
-			walk(x)
+		// Deeper is more specific; at equal depth, a type or const
+		// mismatch more likely means "the other union member" than
+		// what the writer got wrong.
+		score := 2 * len(loc)
+		switch e.ErrorKind.(type) {
+		case *kind.Type, *kind.Const, *kind.Enum, *kind.FalseSchema:
+		default:
+			score++
+		}
+		if score > bestScore {
+			best, bestLoc, bestScore = e, loc, score
 		}
 	}
-	walk(ve)
 	loc := bestLoc
 	if ap, ok := best.ErrorKind.(*kind.AdditionalProperties); ok && len(ap.Properties) > 0 {
 		loc = append(append([]string(nil), loc...), ap.Properties[0])
@@ -183,7 +173,6 @@ func (r *Resolver) explain(c Call, args *ojson.Value, ve *jsonschema.ValidationE
 			}
 		}
 	}
-	printer := message.NewPrinter(language.English)
 	where := "arguments"
 	if len(bestLoc) > 0 {
 		where = "argument /" + strings.Join(bestLoc, "/")
@@ -208,7 +197,7 @@ func (r *Resolver) explain(c Call, args *ojson.Value, ve *jsonschema.ValidationE
 		}
 		expected = enumText(vals, 100)
 	}
-	return errAt(ErrSchema, pos, expected, "invalid %s: %s", where, best.ErrorKind.LocalizedString(printer))
+	return errAt(ErrSchema, pos, expected, "invalid %s: %s", where, schemaerr.Message(best))
 }
 
 func child(v *ojson.Value, tok string) *ojson.Value {
