@@ -208,16 +208,35 @@ func (a *Adapter) Run(via string, in *Input, exec Executor) *ojson.Value {
 	if !in.IsBatch() {
 		return a.RunRequest(via, in.Request, exec)
 	}
+	ops := make([]string, len(in.Batch))
+	resps := make([]*ojson.Value, len(in.Batch))
+	for i, r := range in.Batch {
+		ops[i], resps[i] = r.Operation, a.RunRequest(via, r, exec)
+	}
+	return BatchResponse(ops, resps)
+}
+
+// BatchResponse is the spec's answer to a batch: every operation's own
+// response by index, and a summary. The batch itself succeeds; a failed
+// operation fails on its own (operations.md 7.3). ops[i] names the
+// operation resps[i] answers; a nil response stands as null.
+func BatchResponse(ops []string, resps []*ojson.Value) *ojson.Value {
 	results := ojson.NewArray()
 	ok := 0
-	for i, r := range in.Batch {
-		res := a.RunRequest(via, r, exec)
+	for i, res := range resps {
 		if IsSuccess(res) {
 			ok++
 		}
+		if res == nil {
+			res = ojson.NewNull()
+		}
+		op := ""
+		if i < len(ops) {
+			op = ops[i]
+		}
 		results.Items = append(results.Items, ojson.NewObject().
 			Set("index", ojson.NewInt(int64(i))).
-			Set("operation", ojson.NewString(r.Operation)).
+			Set("operation", ojson.NewString(op)).
 			Set("result", res))
 	}
 	return ojson.NewObject().
@@ -225,7 +244,7 @@ func (a *Adapter) Run(via string, in *Input, exec Executor) *ojson.Value {
 		Set("data", ojson.NewNull()).
 		Set("results", results).
 		Set("summary", ojson.NewObject().
-			Set("total", ojson.NewInt(int64(len(in.Batch)))).
+			Set("total", ojson.NewInt(int64(len(resps)))).
 			Set("succeeded", ojson.NewInt(int64(ok))).
-			Set("failed", ojson.NewInt(int64(len(in.Batch)-ok))))
+			Set("failed", ojson.NewInt(int64(len(resps)-ok))))
 }

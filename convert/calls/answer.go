@@ -58,34 +58,15 @@ func (c *Codec) Answer(p *Plan, outs []Outcome) *ojson.Value {
 // BatchAnswer is the spec's batch answer from the items' responses: every
 // operation's result by index, and a summary. The batch itself succeeds; a
 // failed operation fails on its own (operations.md 7.3). It is the shape
-// aql.Adapter.Run returns.
+// aql.Adapter.Run returns (aql.BatchResponse).
 func (c *Codec) BatchAnswer(p *Plan, resps []*ojson.Value) *ojson.Value {
-	results := ojson.NewArray()
-	ok := 0
-	for i, res := range resps {
-		if aql.IsSuccess(res) {
-			ok++
-		}
-		op := ""
+	ops := make([]string, len(resps))
+	for i := range ops {
 		if i < len(p.Items) {
-			op = c.operation(&p.Items[i])
+			ops[i] = c.operation(&p.Items[i])
 		}
-		if res == nil {
-			res = ojson.NewNull()
-		}
-		results.Items = append(results.Items, ojson.NewObject().
-			Set("index", ojson.NewInt(int64(i))).
-			Set("operation", ojson.NewString(op)).
-			Set("result", res))
 	}
-	return ojson.NewObject().
-		Set("success", ojson.NewBool(true)).
-		Set("data", ojson.NewNull()).
-		Set("results", results).
-		Set("summary", ojson.NewObject().
-			Set("total", ojson.NewInt(int64(len(resps)))).
-			Set("succeeded", ojson.NewInt(int64(ok))).
-			Set("failed", ojson.NewInt(int64(len(resps)-ok))))
+	return aql.BatchResponse(ops, resps)
 }
 
 // RenderAQL prints an AQL response as JSON, or with asTerm as MCP-Term data
