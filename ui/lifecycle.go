@@ -32,6 +32,9 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 	ctx, cancel := context.WithCancel(context.Background())
 	m.stopFeed = cancel
 	m.feed = msg.sess.Feed(ctx)
+	// A fresh channel too: the old subscription, on its way out, must not
+	// take the new connection's progress with it.
+	m.progress = make(chan progressNote, progressBacklog)
 	cmds := []tea.Cmd{closeCmd(old), feedCmd(m.issue(kindFeed, false), m.feed, m.progress), m.setCatalog(msg.cat)}
 	if m.composer.history == nil {
 		cmds = append(cmds, m.loadHistoryCmd(msg.cat.server))

@@ -59,7 +59,7 @@ type Model struct {
 	cat       *catalog // the current tool list; nil before the first
 	stopFeed  context.CancelFunc
 	feed      <-chan session.FeedItem
-	progress  chan progressNote // the runs' progress, read by the feed's subscription
+	progress  chan progressNote // this connection's runs' progress, read by the feed's subscription
 
 	enc      string
 	encReady map[string]bool
@@ -104,7 +104,6 @@ func New(opts Options) *Model {
 		encErr:   map[string]error{},
 		reports:  map[string]*tokens.ServerReport{},
 		runs:     map[int64]context.CancelFunc{},
-		progress: make(chan progressNote, progressBacklog),
 		drafts:   &draftWriter{},
 		help:     help.New(),
 	}
