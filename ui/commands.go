@@ -60,13 +60,13 @@ func closeCmd(s Session) tea.Cmd {
 }
 
 func (m *Model) loadEncodingCmd(enc string) tea.Cmd {
-	cs := m.opts.Counters
+	cs, t := m.opts.Counters, m.issue(kindTokenizer, false)
 	return func() tea.Msg {
 		c, err := cs.Get(enc)
 		if err == nil {
 			err = c.Wait(context.Background())
 		}
-		return tokenizerMsg{enc: enc, err: err}
+		return tokenizerMsg{t: t, enc: enc, err: err}
 	}
 }
 
@@ -135,9 +135,10 @@ func (m *Model) loadDraftCmd() tea.Cmd {
 	if o.Drafts == nil {
 		return nil
 	}
+	t := m.issue(kindDraftLoad, false)
 	return func() tea.Msg {
 		d, err := o.Drafts.Load(o.DraftKey)
-		return draftLoadedMsg{text: d, err: err}
+		return draftLoadedMsg{t: t, text: d, err: err}
 	}
 }
 
@@ -148,9 +149,10 @@ func (m *Model) loadHistoryCmd(server string) tea.Cmd {
 	if log == nil {
 		return nil
 	}
+	t := m.issue(kindHistory, false)
 	return func() tea.Msg {
 		h, err := log.Sources(server, maxHistory)
-		return historyLoadedMsg{server: server, history: h, err: err}
+		return historyLoadedMsg{t: t, history: h, err: err}
 	}
 }
 
@@ -324,12 +326,12 @@ func (m *Model) resolvePath(p string) string {
 }
 
 func (m *Model) saveFileCmd(path, data, what string) tea.Cmd {
-	write, full := m.opts.WriteFile, m.resolvePath(path)
+	write, full, t := m.opts.WriteFile, m.resolvePath(path), m.issue(kindFileSave, false)
 	return func() tea.Msg {
 		if full == "" {
-			return fileSavedMsg{path: path, what: what, err: errors.New("no file name")}
+			return fileSavedMsg{t: t, path: path, what: what, err: errors.New("no file name")}
 		}
-		return fileSavedMsg{path: path, what: what, err: write(full, []byte(data))}
+		return fileSavedMsg{t: t, path: path, what: what, err: write(full, []byte(data))}
 	}
 }
 
@@ -337,12 +339,12 @@ func (m *Model) saveFileCmd(path, data, what string) tea.Cmd {
 const maxOpenBytes = 4 << 20
 
 func (m *Model) openFileCmd(path string) tea.Cmd {
-	read, full := m.opts.ReadFile, m.resolvePath(path)
+	read, full, t := m.opts.ReadFile, m.resolvePath(path), m.issue(kindFileOpen, false)
 	return func() tea.Msg {
 		data, err := read(full)
 		if err == nil && len(data) > maxOpenBytes {
 			err = fmt.Errorf("%s is %s; the composer opens files up to %s", path, byteSize(len(data)), byteSize(maxOpenBytes))
 		}
-		return fileOpenedMsg{path: path, text: string(data), err: err}
+		return fileOpenedMsg{t: t, path: path, text: string(data), err: err}
 	}
 }

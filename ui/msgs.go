@@ -24,6 +24,7 @@ type connectedMsg struct {
 
 // tokenizerMsg reports that an encoding finished loading (or failed).
 type tokenizerMsg struct {
+	t   ticket
 	enc string
 	err error
 }
@@ -84,13 +85,14 @@ type checkMsg struct {
 
 // draftLoadedMsg restores the composer at start.
 type draftLoadedMsg struct {
+	t    ticket
 	text string
 	err  error
 }
 
 // historyLoadedMsg brings the composer the server's past calls.
 type historyLoadedMsg struct {
-	server  string
+	t       ticket
 	history []string
 	err     error
 }
@@ -107,11 +109,13 @@ type (
 
 // fileSavedMsg / fileOpenedMsg answer save and open.
 type fileSavedMsg struct {
+	t          ticket
 	path, what string
 	err        error
 }
 
 type fileOpenedMsg struct {
+	t    ticket
 	path string
 	text string
 	err  error
@@ -119,6 +123,7 @@ type fileOpenedMsg struct {
 
 // callDoneMsg is the outcome of one run (a call or a whole batch).
 type callDoneMsg struct {
+	t      ticket
 	runID  int64
 	result *session.RunResult
 }
@@ -151,6 +156,12 @@ type detailMsg struct {
 type flashMsg struct{ t ticket }
 
 func (m connectedMsg) answers() ticket       { return m.t }
+func (m tokenizerMsg) answers() ticket       { return m.t }
+func (m draftLoadedMsg) answers() ticket     { return m.t }
+func (m historyLoadedMsg) answers() ticket   { return m.t }
+func (m fileSavedMsg) answers() ticket       { return m.t }
+func (m fileOpenedMsg) answers() ticket      { return m.t }
+func (m callDoneMsg) answers() ticket        { return m.t }
 func (m reportMsg) answers() ticket          { return m.t }
 func (m feedMsg) answers() ticket            { return m.t }
 func (m toolsMsg) answers() ticket           { return m.t }

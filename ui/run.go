@@ -76,7 +76,7 @@ func (m *Model) startRun(src string, p *calls.Plan, confirmed bool) tea.Cmd {
 		m.composer.history = append(m.composer.history, src)
 	}
 	m.composer.histIdx = len(m.composer.history)
-	runner, progress := m.cat.runner, m.progress
+	runner, progress, t := m.cat.runner, m.progress, m.issue(kindRun, false)
 	cmds := []tea.Cmd{
 		func() tea.Msg {
 			res := runner.Run(ctx, p, session.RunOptions{
@@ -88,7 +88,7 @@ func (m *Model) startRun(src string, p *calls.Plan, confirmed bool) tea.Cmd {
 					}
 				},
 			})
-			return callDoneMsg{runID: id, result: res}
+			return callDoneMsg{t: t, runID: id, result: res}
 		},
 		m.results.spinner.Tick,
 	}

@@ -3,30 +3,43 @@ package ui
 // Every async reply says what it answers with a ticket, and the root drops
 // stale replies in one place (fresh) before any of them is applied: a
 // report for an older tool list, a render for a tool no longer selected, a
-// check of text since edited, a connection attempt since retried. Replies
-// that stand for themselves (a finished run, a saved file) are checked only
-// against the connection they belong to, if any.
+// check of text since edited, a connection attempt since retried, the
+// history of a server no longer connected. Replies that stand for
+// themselves (a finished run, a saved file, a loaded encoding) carry a
+// ticket too, and are never stale.
 
 // replyKind names a kind of request; each has its own sequence.
 type replyKind int
 
 const (
-	kindConnect replyKind = iota
-	kindTools             // tools/list after list_changed
-	kindReport            // the token report of a tool list
-	kindSchema            // the side-by-side pane's documents
-	kindCheck             // the composer's live check
-	kindExplore           // resources, templates and prompts lists
-	kindDetail            // one resource read or prompt got
-	kindRender            // the results pane's rendering
-	kindDraft             // autosave ticks and writes
-	kindFlash             // clearing a status message
-	kindFeed              // the session's events (one subscription per connection)
+	kindConnect   replyKind = iota
+	kindTools               // tools/list after list_changed
+	kindReport              // the token report of a tool list
+	kindSchema              // the side-by-side pane's documents
+	kindCheck               // the composer's live check
+	kindExplore             // resources, templates and prompts lists
+	kindDetail              // one resource read or prompt got
+	kindRender              // the results pane's rendering
+	kindDraft               // autosave ticks and writes
+	kindFlash               // clearing a status message
+	kindFeed                // the session's events (one subscription per connection)
+	kindTokenizer           // loading an encoding (each load stands for itself)
+	kindDraftLoad           // restoring the draft at start
+	kindHistory             // the connected server's past calls
+	kindRun                 // a run of the composer's calls (each run stands for itself)
+	kindFileSave            // writing a file (each write stands for itself)
+	kindFileOpen            // reading a file into the composer
 	numKinds
 )
 
 // latestOnly says whether only the newest request of a kind may land.
-func (k replyKind) latestOnly() bool { return k != kindSchema && k != kindFeed }
+func (k replyKind) latestOnly() bool {
+	switch k {
+	case kindSchema, kindFeed, kindTokenizer, kindRun, kindFileSave:
+		return false
+	}
+	return true
+}
 
 // ticket identifies one request: the connection and tool list it was made
 // on and its sequence within its kind.
@@ -49,8 +62,11 @@ type tickets struct {
 func (m *Model) issue(k replyKind, dependsOnList bool) ticket {
 	m.tickets.newest[k]++
 	t := ticket{kind: k, conn: m.gen, seq: m.tickets.newest[k]}
-	if k == kindConnect || k == kindDraft || k == kindFlash {
-		t.conn = 0
+	switch k {
+	case kindConnect, kindDraft, kindFlash, kindTokenizer, kindDraftLoad, kindFileSave, kindFileOpen:
+		t.conn = 0 // these outlive a connection
+	case kindRun:
+		t.conn = 0 // a run's outcome is shown whatever became of its connection
 	}
 	if dependsOnList && m.cat != nil {
 		t.list = m.cat.gen

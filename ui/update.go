@@ -102,9 +102,6 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 
 	case historyLoadedMsg:
-		if m.cat == nil || msg.server != m.cat.server {
-			return nil
-		}
 		if msg.err != nil {
 			return m.setFlash("history: "+msg.err.Error(), true)
 		}
