@@ -114,6 +114,18 @@ func (m *Model) schemaCmd() tea.Cmd {
 	return func() tea.Msg { return renderSchema(t, k, st, cat, tool, rep, san) }
 }
 
+// checkDelay is the pause in typing after which the composer's text is
+// checked. Checking a 30-entry batch takes a millisecond or two; at every
+// key it piled up behind fast typing.
+const checkDelay = 120 * time.Millisecond
+
+// checkSoonCmd checks the composer once typing pauses: a later edit makes
+// this tick stale.
+func (m *Model) checkSoonCmd() tea.Cmd {
+	t := m.issue(kindCheckTick, false)
+	return tea.Tick(checkDelay, func(time.Time) tea.Msg { return checkTickMsg{t: t} })
+}
+
 // checkCmd parses, validates and counts the composer's text for its
 // current edit.
 func (m *Model) checkCmd() tea.Cmd {

@@ -83,6 +83,10 @@ type checkMsg struct {
 	check composerCheck
 }
 
+// checkTickMsg fires once typing has paused: the composer's text is
+// checked then, not at every key.
+type checkTickMsg struct{ t ticket }
+
 // draftLoadedMsg restores the composer at start.
 type draftLoadedMsg struct {
 	t    ticket
@@ -167,6 +171,7 @@ func (m feedMsg) answers() ticket            { return m.t }
 func (m toolsMsg) answers() ticket           { return m.t }
 func (m schemaMsg) answers() ticket          { return m.t }
 func (m checkMsg) answers() ticket           { return m.t }
+func (m checkTickMsg) answers() ticket       { return m.t }
 func (m draftTickMsg) answers() ticket       { return m.t }
 func (m draftSavedMsg) answers() ticket      { return m.t }
 func (m resultsRenderedMsg) answers() ticket { return m.t }

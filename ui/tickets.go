@@ -17,6 +17,7 @@ const (
 	kindReport              // the token report of a tool list
 	kindSchema              // the side-by-side pane's documents
 	kindCheck               // the composer's live check
+	kindCheckTick           // the pause after an edit that starts the check
 	kindExplore             // resources, templates and prompts lists
 	kindDetail              // one resource read or prompt got
 	kindRender              // the results pane's rendering

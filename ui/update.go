@@ -208,7 +208,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case composeMsg:
 		return m.composeSelected()
 	case composerEditedMsg:
-		return tea.Batch(m.checkCmd(), m.autosaveCmd())
+		return tea.Batch(m.checkSoonCmd(), m.autosaveCmd())
+	case checkTickMsg:
+		return m.checkCmd()
 	case runMsg:
 		return m.requestRun()
 	case focusMsg:

@@ -97,13 +97,15 @@ func (e *Editor) SetValue(s string) {
 	e.MoveToEnd()
 }
 
-// sanitizeInput keeps typed or pasted text printable: tabs become spaces,
-// CR and other controls go.
+// sanitizeInput keeps typed or pasted text printable: terminals paste line
+// ends as CR (or CRLF), which become newlines; tabs become spaces; other
+// controls go.
 func sanitizeInput(s string) string {
 	if !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 && r != '\n' || r == 0x7f }) {
 		return s
 	}
 	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
 	s = strings.ReplaceAll(s, "\t", "  ")
 	return strings.Map(func(r rune) rune {
 		if r < 0x20 && r != '\n' || r == 0x7f {

@@ -64,6 +64,12 @@ func TestEditorEditing(t *testing.T) {
 	if got := e.Value(); got != "a  b\nc[2J" {
 		t.Fatalf("paste sanitised to %q", got)
 	}
+	// Terminals paste line ends as CR: each is a new line, not lost.
+	e.SetValue("")
+	e.Update(tea.PasteMsg{Content: "(batch\r  (1 (lt))\r  (2 (fr \"/a\")))\r"})
+	if got := e.Value(); got != "(batch\n  (1 (lt))\n  (2 (fr \"/a\")))\n" {
+		t.Fatalf("a CR-separated paste reads %q", got)
+	}
 	e.SetValue(strings.Repeat("x", 50))
 	v := e.View()
 	if n := len(strings.Split(v, "\n")); n != 3 {
