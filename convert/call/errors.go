@@ -3,6 +3,7 @@ package call
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/mcpterm/mcpterm/convert/nearest"
@@ -112,8 +113,34 @@ func closePos(n *sexpr.Node) sexpr.Pos {
 }
 
 // suggest returns up to three candidates close to word, nearest first.
+// Levenshtein distance counts two neighbours swapped (paht for path, lne for
+// len) as two edits, more than a name under six letters is allowed, so the
+// commonest slip of all found nothing; a candidate one swap away comes
+// after the ones within the limit.
 func suggest(word string, candidates []string) []string {
-	return nearest.Suggest(word, candidates, nearest.DefaultLimit(word), 3)
+	out := nearest.Suggest(word, candidates, nearest.DefaultLimit(word), 3)
+	if len(out) == 3 || len(word) < 2 {
+		return out
+	}
+	fw := nearest.Fold(word)
+	for _, c := range candidates {
+		if len(out) == 3 {
+			break
+		}
+		if len(c) == len(word) && c != word && oneSwap(fw, nearest.Fold(c)) && !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// oneSwap reports whether b is a with two neighbouring bytes exchanged.
+func oneSwap(a, b string) bool {
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
 }
 
 // didYouMean renders suggestions as " (did you mean x or y?)", with each

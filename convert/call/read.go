@@ -325,7 +325,29 @@ func (p *parser) alternatives(n *sexpr.Node, s *ojson.Value, v *view, depth int)
 	if best != nil {
 		return nil, best // the alternative that read furthest says best what went wrong
 	}
-	return nil, errLazy(ErrType, n, p.lazyType(s), "wrong type: found %s", sexpr.Describe(n))
+	return nil, errLazy(ErrType, n, p.lazyType(s), "wrong type: found %s%s", sexpr.Describe(n), p.altHint(n, v))
+}
+
+// altHint is the "did you mean" of a word that no member of a union took,
+// among the members' enum and const strings: each member rejected it at
+// the same place, so none of their own errors is kept to say so.
+func (p *parser) altHint(n *sexpr.Node, v *view) string {
+	if n.Kind != sexpr.Keyword && n.Kind != sexpr.String && n.Kind != sexpr.Symbol {
+		return ""
+	}
+	var strs []string
+	for _, a := range v.alts {
+		av := p.view(a)
+		if av.constV != nil && av.constV.Kind == ojson.String {
+			strs = append(strs, av.constV.Str)
+		}
+		for _, e := range av.enum {
+			if e.Kind == ojson.String {
+				strs = append(strs, e.Str)
+			}
+		}
+	}
+	return didYouMean(n.Text, strs, enumShow)
 }
 
 func (p *parser) array(n *sexpr.Node, v *view, depth int) (*ojson.Value, error) {
