@@ -1,28 +1,40 @@
-// Package config reads the mcpServers configuration files that MCP clients
+// Package config reads the MCP server configuration files that MCP clients
 // already keep, so `mcpterm --server NAME` reaches the same servers the user
-// has set up for Claude, Cursor or VS Code without a config of its own.
+// has set up for Claude, Cursor, VS Code, Zed, Codex, Gemini CLI or Windsurf
+// without a config of its own.
 //
-// Shapes understood (JSON with comments and trailing commas, as VS Code
-// writes them):
+// Shapes understood (JSON with comments and trailing commas, as VS Code and
+// Zed write them, and Codex's TOML):
 //
 //   - Claude Desktop claude_desktop_config.json, Cursor mcp.json, Claude Code
 //     .mcp.json and ~/.claude.json: {"mcpServers": {NAME: {...}}}; ~/.claude.json
 //     also {"projects": {DIR: {"mcpServers": ...}}} for the local scope.
 //   - VS Code .vscode/mcp.json and the user mcp.json: {"servers": {NAME: {...}},
 //     "inputs": [...]}, and settings.json's {"mcp": {"servers": ...}}.
+//   - Zed settings.json: {"context_servers": {NAME: {...}}}, with the command
+//     as a string or, in older files, as {"path", "args", "env"}.
+//   - Codex config.toml: [mcp_servers.NAME] tables (TOML, see toml.go), with
+//     bearer_token_env_var, http_headers and env_http_headers for HTTP.
+//   - Gemini CLI settings.json: {"mcpServers": ...} where "httpUrl" is a
+//     streamable HTTP server and a plain "url" the legacy SSE transport.
+//   - Windsurf mcp_config.json: {"mcpServers": ...}, "serverUrl" for HTTP.
 //
 // A server is {type?, command, args, env, envFile?, cwd?} for stdio or
 // {type?, url, headers} for HTTP; type is "stdio", "http" (alias
 // "streamable-http", "streamableHttp") or "sse". Without a type, a command
 // means stdio and a url means streamable HTTP, or SSE when the URL path ends
 // in /sse (Server.Guessed says the type was inferred, so a caller may fall
-// back to the other HTTP transport).
+// back to the other HTTP transport). Every client's spelling is accepted in
+// every file (people copy snippets between them), with one exception the
+// file's client decides: in a Gemini CLI file a plain "url" means SSE, as
+// Gemini CLI documents it.
 //
 // Variables are expanded in command, args, env, envFile, cwd, url and
 // headers. mcpterm accepts the union of what the clients do, because people
 // copy snippets between these files: ${VAR} and ${VAR:-default} (Claude
 // Code), ${env:VAR}, ${userHome}, ${workspaceFolder},
-// ${workspaceFolderBasename}, ${pathSeparator} and ${/} (VS Code, Cursor).
+// ${workspaceFolderBasename}, ${pathSeparator} and ${/} (VS Code, Cursor,
+// Windsurf), and in Gemini CLI files $VAR as well.
 // An unset variable without a default is an error naming it; ${input:ID}
 // (a VS Code prompt) cannot be answered outside VS Code and is an error that
 // says so.
@@ -33,9 +45,12 @@
 //     SearchPaths); files that do not exist are skipped, broken ones are
 //     reported by Problems and in Find's not-found error.
 //   - Load(env, paths...): named files (--config), which must exist and parse.
+//   - Open(env, paths): Load when paths are given, else Discover: the one
+//     choice `--server NAME [--config FILE]` and `mcpterm servers` share.
 //   - (*Set).Find(name): the resolved Server and where it came from; an unknown
 //     name gets an error listing the available ones, with a "did you mean".
-//   - (*Set).Entries(), Names(): what a picker or `mcpterm servers` shows.
+//   - (*Set).Entries(), Names(): what a picker shows; List(): every server
+//     with its command or URL masked, as `mcpterm servers` prints them.
 //   - Server.Redacted(), String(): views safe to print; Server.Secrets(): the
 //     values to hand to safe.NewRedactor for history, audit and traces.
 //
@@ -75,6 +90,10 @@ const (
 	ClaudeCode    Format = "Claude Code"
 	Cursor        Format = "Cursor"
 	VSCode        Format = "VS Code"
+	Zed           Format = "Zed"
+	Codex         Format = "Codex"
+	Gemini        Format = "Gemini CLI"
+	Windsurf      Format = "Windsurf"
 	Generic       Format = "mcpServers"
 )
 
@@ -157,6 +176,9 @@ type Entry struct {
 	raw    *ojson.Value
 	dir    string            // the project directory the file belongs to
 	inputs map[string]string // VS Code input descriptions by id
+	// problem is why the entry cannot be used whatever the environment
+	// (a Zed extension's server, which Zed starts itself); Find reports it.
+	problem error
 }
 
 // Set is the servers of one or more config files, nearest first.
@@ -211,6 +233,16 @@ func discover(env Env, goos string) (*Set, error) {
 	return s, nil
 }
 
+// Open reads the named files when there are any (Load), else the usual
+// places (Discover): what `--server NAME [--config FILE]` reads, and what
+// `mcpterm servers` lists.
+func Open(env Env, paths []string) (*Set, error) {
+	if len(paths) > 0 {
+		return Load(env, paths...)
+	}
+	return Discover(env.Cwd, env.Home, env.Getenv)
+}
+
 // Entries lists every server found, nearest file first, shadowed duplicates
 // included (marked).
 func (s *Set) Entries() []Entry { return append([]Entry(nil), s.entries...) }
@@ -225,6 +257,9 @@ func (s *Set) Names() []string {
 	}
 	return names
 }
+
+// Searched lists the files Discover looked for (nothing for Load).
+func (s *Set) Searched() []string { return append([]string(nil), s.searched...) }
 
 // Files lists the config files that were read.
 func (s *Set) Files() []Source { return append([]Source(nil), s.files...) }
@@ -308,23 +343,38 @@ func formatOf(path string) Format {
 		return Cursor
 	case dir == ".vscode" || (dir == "User" && (base == "mcp.json" || base == "settings.json")):
 		return VSCode
+	case isTOML(path) || dir == ".codex":
+		return Codex
+	case dir == ".zed" || (strings.EqualFold(dir, "zed") && base == "settings.json"):
+		return Zed
+	case dir == ".gemini":
+		return Gemini
+	case base == "mcp_config.json" && dir == "windsurf":
+		return Windsurf
 	}
 	return Generic
 }
 
 // projectDirOf is the directory ${workspaceFolder} means for a file: the
-// parent of .vscode/.cursor, else the file's own directory.
+// parent of a client's dot directory (.vscode, .cursor, .zed, .gemini,
+// .codex), else the file's own directory.
 func projectDirOf(path string) string {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		abs = path
 	}
 	dir := filepath.Dir(abs)
-	if b := filepath.Base(dir); b == ".vscode" || b == ".cursor" {
+	if projectDotDirs[filepath.Base(dir)] {
 		return filepath.Dir(dir)
 	}
 	return dir
 }
+
+// projectDotDirs are the directories clients keep a project's config in.
+var projectDotDirs = map[string]bool{".vscode": true, ".cursor": true, ".zed": true, ".gemini": true, ".codex": true}
+
+// isTOML reports a Codex-style TOML file, by its extension.
+func isTOML(path string) bool { return strings.EqualFold(filepath.Ext(path), ".toml") }
 
 // sortedKeys lists a map's keys in order, for stable output.
 func sortedKeys(m map[string]string) []string {

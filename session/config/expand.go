@@ -13,6 +13,9 @@ type expander struct {
 	env    Env
 	dir    string            // ${workspaceFolder}
 	inputs map[string]string // VS Code input descriptions, for the error
+	// bare also expands $VAR, as Gemini CLI does in its settings; other
+	// clients pass a lone $ through, so it stays literal in their files.
+	bare bool
 	// secrets collects substituted values that are credentials, so they are
 	// redacted wherever they end up (an argument, a URL).
 	secrets []string
@@ -28,7 +31,7 @@ func (x *expander) expand(s, where string) (string, error) {
 }
 
 func (x *expander) expandDepth(s, where string, depth int) (string, error) {
-	if !strings.Contains(s, "${") {
+	if !strings.Contains(s, "$") || (!x.bare && !strings.Contains(s, "${")) {
 		return s, nil
 	}
 	if depth > maxExpandDepth {
@@ -36,26 +39,55 @@ func (x *expander) expandDepth(s, where string, depth int) (string, error) {
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); {
-		j := strings.Index(s[i:], "${")
+		j := strings.IndexByte(s[i:], '$')
 		if j < 0 {
 			b.WriteString(s[i:])
 			break
 		}
 		b.WriteString(s[i : i+j])
 		i += j
-		end := closing(s, i+2)
-		if end < 0 {
-			b.WriteString(s[i:])
-			break
+		if i+1 < len(s) && s[i+1] == '{' {
+			end := closing(s, i+2)
+			if end < 0 {
+				b.WriteString(s[i:])
+				break
+			}
+			val, err := x.ref(s[i+2:end], where, depth)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(val)
+			i = end + 1
+			continue
 		}
-		val, err := x.ref(s[i+2:end], where, depth)
-		if err != nil {
-			return "", err
+		if n := identLen(s[i+1:]); x.bare && n > 0 {
+			name := s[i+1 : i+1+n]
+			val, err := x.variable(name, "$"+name, where)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(val)
+			i += 1 + n
+			continue
 		}
-		b.WriteString(val)
-		i = end + 1
+		b.WriteByte('$')
+		i++
 	}
 	return b.String(), nil
+}
+
+// identLen is the length of the variable name s starts with (0 for none).
+func identLen(s string) int {
+	n := 0
+	for n < len(s) {
+		c := s[n]
+		if c == '_' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || n > 0 && c >= '0' && c <= '9' {
+			n++
+			continue
+		}
+		break
+	}
+	return n
 }
 
 // closing finds the brace that closes a reference whose body starts at i,

@@ -83,7 +83,8 @@ func TestTokenLike(t *testing.T) {
 // takes: JSONC, decode, resolve every server, and print it. (It skips the
 // file write, which made the fuzzer crawl.)
 func FuzzLoad(f *testing.F) {
-	for _, name := range []string{"claude_desktop_config.json", "dot_mcp.json", "cursor_mcp.json", "vscode_mcp.json", "claude.json"} {
+	for _, name := range []string{"claude_desktop_config.json", "dot_mcp.json", "cursor_mcp.json", "vscode_mcp.json", "claude.json",
+		"zed_settings.json", "gemini_settings.json", "windsurf_mcp_config.json"} {
 		data, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			f.Fatal(err)
@@ -102,6 +103,11 @@ func FuzzLoad(f *testing.F) {
 			return
 		}
 		s.markShadowed()
+		for _, l := range s.List() {
+			if strings.Contains(l.Command+l.URL, "gh-desktop-secret") {
+				t.Fatalf("listing shows a secret: %+v", l)
+			}
+		}
 		for _, e := range s.Entries() {
 			srv, _, err := s.Find(e.Name)
 			if err != nil {

@@ -13,7 +13,7 @@ import (
 )
 
 // errNoServers marks a well-formed file with no server list in it.
-var errNoServers = errors.New("has neither \"mcpServers\" nor \"servers\"")
+var errNoServers = errors.New("has neither \"mcpServers\" nor \"servers\" nor \"context_servers\"")
 
 // readFile adds the servers of one file to s. dir is the file's project
 // directory; localDir selects ~/.claude.json's per-project section.
@@ -25,8 +25,11 @@ func (s *Set) readFile(src Source, dir, localDir string) error {
 	return s.addData(src, data, dir, localDir)
 }
 
-// addData is readFile after the read.
+// addData is readFile after the read, for the JSON (with comments) files.
 func (s *Set) addData(src Source, data []byte, dir, localDir string) error {
+	if isTOML(src.Path) {
+		return s.addTOML(src, data, dir)
+	}
 	clean := stripJSONC(data)
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(clean, &top); err != nil {
@@ -43,21 +46,33 @@ func (s *Set) addData(src Source, data []byte, dir, localDir string) error {
 		if localDir != "" || filepath.Base(src.Path) == ".claude.json" {
 			return nil // Claude Code's state file without servers is normal
 		}
+		if src.Scope != "" && filepath.Base(src.Path) == "settings.json" {
+			return nil // an editor's settings (Zed, Gemini CLI) need not name servers
+		}
 		return fmt.Errorf("config: %s: %w (is this an MCP config file?)", src.Path, errNoServers)
 	}
 	v, err := ojson.Parse(servers)
 	if err != nil {
 		return fmt.Errorf("config: %s: %w", src.Path, err)
 	}
+	return s.addServers(src, v, dir, inputs)
+}
+
+// addServers adds the members of a file's server object, each in the shape
+// resolve reads (normalize).
+func (s *Set) addServers(src Source, v *ojson.Value, dir string, inputs map[string]string) error {
 	if v.Kind != ojson.Object {
 		return fmt.Errorf("config: %s: the server list is a JSON %s, want an object of NAME: {...}", src.Path, v.Kind)
 	}
 	s.files = append(s.files, src)
 	for _, m := range v.Members {
-		e := Entry{Name: m.Key, Source: src, raw: m.Value, dir: dir, inputs: inputs}
-		if m.Value.Kind == ojson.Object {
-			e.Transport, _, _ = transportOf(m.Value)
-			e.Disabled = disabled(m.Value)
+		raw, problem := normalize(src.Format, m.Value)
+		e := Entry{Name: m.Key, Source: src, raw: raw, dir: dir, inputs: inputs, problem: problem}
+		if raw.Kind == ojson.Object && problem == nil {
+			e.Transport, _, _ = transportOf(raw)
+		}
+		if raw.Kind == ojson.Object {
+			e.Disabled = disabled(raw)
 		}
 		s.entries = append(s.entries, e)
 	}
@@ -81,7 +96,8 @@ func readBounded(path string) ([]byte, error) {
 }
 
 // serversOf finds the server object in a file's top level: mcpServers,
-// servers (VS Code), mcp.servers (VS Code settings.json), or for localDir
+// servers (VS Code), context_servers (Zed), mcp.servers (VS Code
+// settings.json), or for localDir
 // projects[DIR].mcpServers of the nearest DIR. It also returns VS Code's
 // input descriptions by id.
 func serversOf(top map[string]json.RawMessage, localDir string) (json.RawMessage, map[string]string, error) {
@@ -112,6 +128,9 @@ func serversOf(top map[string]json.RawMessage, localDir string) (json.RawMessage
 		return raw, inputs, nil
 	}
 	if raw, ok := top["servers"]; ok && !isNull(raw) {
+		return raw, inputs, nil
+	}
+	if raw, ok := top["context_servers"]; ok && !isNull(raw) {
 		return raw, inputs, nil
 	}
 	if raw, ok := top["mcp"]; ok {

@@ -16,10 +16,14 @@ type candidate struct {
 }
 
 // SearchPaths lists, nearest first, the files Discover reads: Claude Code's
-// per-project section of ~/.claude.json; then .mcp.json, .cursor/mcp.json and
-// .vscode/mcp.json in cwd and each parent up to (not including) home; then
-// the user files: ~/.claude.json, Claude Desktop's config, ~/.cursor/mcp.json
-// and VS Code's user mcp.json, at the places each client uses on this OS.
+// per-project section of ~/.claude.json; then .mcp.json, .cursor/mcp.json,
+// .vscode/mcp.json, .zed/settings.json, .gemini/settings.json and
+// .codex/config.toml in cwd and each parent up to (not including) home; then
+// the user files: ~/.claude.json, Claude Desktop's config, ~/.cursor/mcp.json,
+// VS Code's user mcp.json, Zed's settings.json, Codex's config.toml
+// ($CODEX_HOME or ~/.codex), ~/.gemini/settings.json and Windsurf's
+// ~/.codeium/windsurf/mcp_config.json, at the places each client uses on
+// this OS.
 func SearchPaths(cwd, home string, getenv func(string) string) []string {
 	var out []string
 	for _, c := range searchPaths(Env{Cwd: cwd, Home: home, Getenv: getenv}, goos()) {
@@ -53,6 +57,9 @@ func searchPaths(env Env, goos string) []candidate {
 			{".mcp.json", ClaudeCode},
 			{filepath.Join(".cursor", "mcp.json"), Cursor},
 			{filepath.Join(".vscode", "mcp.json"), VSCode},
+			{filepath.Join(".zed", "settings.json"), Zed},
+			{filepath.Join(".gemini", "settings.json"), Gemini},
+			{filepath.Join(".codex", "config.toml"), Codex},
 		} {
 			out = append(out, candidate{
 				src: Source{Path: filepath.Join(dir, f.rel), Format: f.format, Scope: "project", home: home},
@@ -77,16 +84,20 @@ func searchPaths(env Env, goos string) []candidate {
 		out = append(out, candidate{src: Source{Path: path, Format: f, Scope: "user", home: home}, dir: cwd})
 	}
 	user(filepath.Join(home, ".claude.json"), ClaudeCode)
-	appData := ""
-	if env.Getenv != nil {
-		appData = env.Getenv("APPDATA")
+	getenv := func(name string) string {
+		if env.Getenv == nil {
+			return ""
+		}
+		return env.Getenv(name)
 	}
+	appData := getenv("APPDATA")
 	switch goos {
 	case "darwin":
 		support := filepath.Join(home, "Library", "Application Support")
 		user(filepath.Join(support, "Claude", "claude_desktop_config.json"), ClaudeDesktop)
 		user(filepath.Join(home, ".cursor", "mcp.json"), Cursor)
 		user(filepath.Join(support, "Code", "User", "mcp.json"), VSCode)
+		user(filepath.Join(home, ".config", "zed", "settings.json"), Zed) // Zed keeps ~/.config on macOS too
 	case "windows":
 		if appData == "" {
 			appData = filepath.Join(home, "AppData", "Roaming")
@@ -94,17 +105,24 @@ func searchPaths(env Env, goos string) []candidate {
 		user(filepath.Join(appData, "Claude", "claude_desktop_config.json"), ClaudeDesktop)
 		user(filepath.Join(home, ".cursor", "mcp.json"), Cursor)
 		user(filepath.Join(appData, "Code", "User", "mcp.json"), VSCode)
+		user(filepath.Join(appData, "Zed", "settings.json"), Zed)
 	default:
-		xdg := ""
-		if env.Getenv != nil {
-			xdg = env.Getenv("XDG_CONFIG_HOME")
-		}
+		xdg := getenv("XDG_CONFIG_HOME")
 		if xdg == "" || !filepath.IsAbs(xdg) {
 			xdg = filepath.Join(home, ".config")
 		}
 		user(filepath.Join(xdg, "Claude", "claude_desktop_config.json"), ClaudeDesktop)
 		user(filepath.Join(home, ".cursor", "mcp.json"), Cursor)
 		user(filepath.Join(xdg, "Code", "User", "mcp.json"), VSCode)
+		user(filepath.Join(xdg, "zed", "settings.json"), Zed)
 	}
+	// Codex, Gemini CLI and Windsurf use the same places on every OS.
+	codexHome := getenv("CODEX_HOME")
+	if codexHome == "" || !filepath.IsAbs(codexHome) {
+		codexHome = filepath.Join(home, ".codex")
+	}
+	user(filepath.Join(codexHome, "config.toml"), Codex)
+	user(filepath.Join(home, ".gemini", "settings.json"), Gemini)
+	user(filepath.Join(home, ".codeium", "windsurf", "mcp_config.json"), Windsurf)
 	return out
 }

@@ -23,11 +23,14 @@ func (s *Set) resolve(e Entry) (Server, error) {
 	if v.Kind != ojson.Object {
 		return fail(fmt.Errorf("is a JSON %s, want an object", v.Kind))
 	}
+	if e.problem != nil {
+		return fail(e.problem)
+	}
 	t, guessed, err := transportOf(v)
 	if err != nil {
 		return fail(err)
 	}
-	x := &expander{env: s.env, dir: e.dir, inputs: e.inputs}
+	x := &expander{env: s.env, dir: e.dir, inputs: e.inputs, bare: e.Source.Format == Gemini}
 	srv := Server{Name: e.Name, Transport: t, Guessed: guessed, Disabled: disabled(v), Source: e.Source}
 	switch t {
 	case Stdio:

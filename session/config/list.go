@@ -1,0 +1,106 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/convert/safe"
+)
+
+// Listing is one configured server as a list shows it, every secret masked:
+// what `mcpterm servers` prints. Entries that resolve show what would run
+// (variables expanded); entries that do not show the file's own text, still
+// masked, and say why in Problem.
+type Listing struct {
+	Name      string
+	Transport Transport // "" when the entry does not say and cannot be told
+	// Command is a stdio server's command line, shell-quoted, masked.
+	Command string
+	// URL is an HTTP server's address, masked.
+	URL string
+	// Env and Headers are the names the entry sets; their values are never
+	// listed.
+	Env, Headers []string
+	Source       Source
+	Disabled     bool
+	// Shadowed is set when a nearer file defines the same name: --server
+	// NAME picks the nearer one.
+	Shadowed bool
+	// Problem is why --server NAME would fail for this entry (an unset
+	// variable, a bad field), without any value; "" when it resolves.
+	Problem string
+}
+
+// List describes every server found, nearest file first, shadowed
+// duplicates included.
+func (s *Set) List() []Listing {
+	out := make([]Listing, 0, len(s.entries))
+	for _, e := range s.entries {
+		l := Listing{Name: e.Name, Transport: e.Transport, Source: e.Source, Disabled: e.Disabled, Shadowed: e.Shadowed}
+		srv, err := s.resolve(e)
+		if err != nil {
+			l.Problem = strings.TrimPrefix(err.Error(), fmt.Sprintf("config: %s: server %q: ", e.Source.Path, e.Name))
+			srv = rawServer(e)
+		}
+		r := srv.Redacted()
+		if l.Transport == "" {
+			l.Transport = r.Transport
+		}
+		switch {
+		case r.Command != "":
+			parts := []string{shellQuote(r.Command)}
+			for _, a := range r.Args {
+				parts = append(parts, shellQuote(a))
+			}
+			l.Command = safe.Line(strings.Join(parts, " "))
+		case r.URL != "":
+			l.URL = safe.Line(r.URL)
+		}
+		l.Env = sortedKeys(r.Env)
+		l.Headers = sortedKeys(r.Headers)
+		out = append(out, l)
+	}
+	return out
+}
+
+// rawServer is an entry as the file wrote it, variables unexpanded, for
+// listing one that does not resolve; Redacted masks it like any other.
+func rawServer(e Entry) Server {
+	srv := Server{Name: e.Name, Transport: e.Transport, Source: e.Source}
+	v := e.raw
+	if v == nil || v.Kind != ojson.Object {
+		return srv
+	}
+	str := func(x *ojson.Value) string {
+		if x == nil {
+			return ""
+		}
+		text, _ := scalar(x, "")
+		return text
+	}
+	srv.Command = str(v.Get("command"))
+	if args := v.Get("args"); args != nil && args.Kind == ojson.Array {
+		for _, a := range args.Items {
+			srv.Args = append(srv.Args, str(a))
+		}
+	}
+	if srv.Command == "" {
+		srv.URL = str(urlField(v))
+		if u, err := url.Parse(srv.URL); srv.URL != "" && (err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "") {
+			// Not a URL, so the secrets rules cannot find the parts of it to
+			// mask; the problem says what is wrong with it.
+			srv.URL = safe.Mask
+		}
+	}
+	for field, into := range map[string]*map[string]string{"env": &srv.Env, "headers": &srv.Headers} {
+		if m := v.Get(field); m != nil && m.Kind == ojson.Object {
+			*into = map[string]string{}
+			for _, kv := range m.Members {
+				(*into)[kv.Key] = str(kv.Value)
+			}
+		}
+	}
+	return srv
+}
