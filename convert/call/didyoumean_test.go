@@ -76,6 +76,8 @@ func TestSuggestSwaps(t *testing.T) {
 		{"a", []string{"b"}, []string{"b"}},
 		{"zzzz", []string{"path"}, nil},
 		{"path", []string{"path"}, nil},
+		{"B\xaf", []string{"bp", "fr"}, []string{"bp"}}, // folding makes the invalid byte three
+		{"\xffa", []string{"a\xff"}, nil},
 	} {
 		got := suggest(tt.word, tt.cands)
 		if strings.Join(got, ",") != strings.Join(tt.want, ",") {

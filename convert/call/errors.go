@@ -136,6 +136,9 @@ func suggest(word string, candidates []string) []string {
 
 // oneSwap reports whether b is a with two neighbouring bytes exchanged.
 func oneSwap(a, b string) bool {
+	if len(a) != len(b) {
+		return false // folding turns an invalid byte into three
+	}
 	i := 0
 	for i < len(a) && a[i] == b[i] {
 		i++
