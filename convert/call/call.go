@@ -71,6 +71,7 @@ type Resolver struct {
 	views    viewCache
 	mu       sync.Mutex
 	compiled map[string]*compiled
+	assist   assist // completion's and signature help's tables (assist.go)
 }
 
 // NewResolver builds a Resolver that accepts the short codes package term

@@ -1,0 +1,316 @@
+package call
+
+import (
+	"strconv"
+	"sync"
+
+	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/convert/sexpr"
+	"github.com/mcpterm/mcpterm/convert/term"
+)
+
+// assist keeps what completion and signature help would otherwise redo on
+// every keystroke: the head candidates of the tool list, the type notation
+// of each slot, the declarations. It lives in the Resolver (its zero value
+// is ready) and, like the view cache, is safe for concurrent use. Every
+// text in it is the server's, unsanitised: a front end cleans it when it
+// draws it.
+type assist struct {
+	headsOnce sync.Once
+	heads     []Candidate // code then name, tool by tool, in the list's order
+
+	mu     sync.RWMutex
+	notes  map[viewKey]string // the notation of a slot
+	vnotes map[*view]string   // the notation of a variant's fields
+	values map[valuesKey][]Candidate
+	params map[paramsKey][]Candidate
+	decls  map[string]*decl // tool name -> its declaration
+}
+
+func (r *Resolver) headCandidates() []Candidate {
+	a := &r.assist
+	a.headsOnce.Do(func() {
+		a.heads = make([]Candidate, 0, 2*len(r.set.Tools))
+		for _, t := range r.set.Tools {
+			detail := term.FirstSentence(t.Description)
+			if detail == "" {
+				detail = t.Title
+			}
+			if code := r.codeOf[t.Name]; code != "" {
+				a.heads = append(a.heads, Candidate{Text: code, Kind: KindToolCode, Detail: t.Name + ": " + detail})
+			}
+			a.heads = append(a.heads, Candidate{Text: headNode(t.Name).String(), Kind: KindToolName, Detail: detail})
+		}
+	})
+	return a.heads
+}
+
+// notation is the MCP-Term type of slot s under root, written once.
+func (r *Resolver) notation(root, s *ojson.Value) string {
+	a := &r.assist
+	k := viewKey{root, s}
+	a.mu.RLock()
+	n, ok := a.notes[k]
+	a.mu.RUnlock()
+	if ok {
+		return n
+	}
+	n = r.views.notation(root, s, 0)
+	a.mu.Lock()
+	if a.notes == nil {
+		a.notes = map[viewKey]string{}
+	}
+	a.notes[k] = n
+	a.mu.Unlock()
+	return n
+}
+
+// variantNotation is a variant's fields, (rec (pos integer) (len integer)).
+func (r *Resolver) variantNotation(root *ojson.Value, v *view) string {
+	a := &r.assist
+	a.mu.RLock()
+	n, ok := a.vnotes[v]
+	a.mu.RUnlock()
+	if ok {
+		return n
+	}
+	n = r.views.objectNotation(root, v, 1)
+	a.mu.Lock()
+	if a.vnotes == nil {
+		a.vnotes = map[*view]string{}
+	}
+	a.vnotes[v] = n
+	a.mu.Unlock()
+	return n
+}
+
+const batchDetail = "(batch :concurrency N :stop-on-error (ID CALL) ...): several calls in one text"
+
+var batchOptions = []Candidate{
+	{Text: ":concurrency", Kind: KindBatchOption, Detail: "integer: calls in flight at once, 0 to 64; 0 runs them one after another"},
+	{Text: ":stop-on-error", Kind: KindBatchOption, Detail: "bool: skip the remaining calls after a failure"},
+}
+
+// complete offers, into m, what may be typed at the cursor.
+func (w *walker) complete(m *matcher) {
+	where := w.walk()
+	switch where {
+	case atHead, atTop:
+		if where == atTop {
+			m.add(Candidate{Text: "batch", Kind: KindBatch, Detail: batchDetail})
+		}
+		for _, h := range w.r.headCandidates() {
+			m.add(h)
+		}
+		return
+	case atBatch:
+		w.batchOptions(m)
+		return
+	}
+	if len(w.spots) > 1 {
+		m.dedupe()
+	}
+	for i := range w.spots {
+		w.offer(&w.spots[i], m)
+	}
+}
+
+// batchOptions offers the options not given yet, while no entry is written.
+func (w *walker) batchOptions(m *matcher) {
+	items := w.c.items(0)[1:]
+	for _, it := range items {
+		if it.kind == sexpr.List {
+			return // options go before the calls
+		}
+	}
+	if n := len(items); n > 0 && items[n-1].kind == sexpr.Keyword {
+		switch w.c.text(items[n-1]) {
+		case "concurrency":
+			return // a number goes here
+		case "stop-on-error":
+			m.add(Candidate{Text: "true", Kind: KindLiteral, Detail: "bool"})
+			m.add(Candidate{Text: "false", Kind: KindLiteral, Detail: "bool"})
+		}
+	}
+	for _, o := range batchOptions {
+		given := false
+		for _, it := range items {
+			if it.kind == sexpr.Keyword && ":"+w.c.text(it) == o.Text {
+				given = true
+			}
+		}
+		if !given {
+			m.add(o)
+		}
+	}
+}
+
+// offer adds one reading's candidates: a variant's tags at the head of its
+// list, the values of the slot at the cursor, then the parameters that may
+// still be named.
+func (w *walker) offer(sp *spot, m *matcher) {
+	if t := sp.tags; t != nil {
+		for _, tag := range t.values {
+			text := headText(tag)
+			if sp.tagVal {
+				text = asKeyword(tag)
+			}
+			m.add(Candidate{Text: text, Kind: KindVariant, Detail: w.r.variantNotation(w.root, t.variants[tag])})
+		}
+		return
+	}
+	if sp.hasVal {
+		if sp.whole != nil {
+			for _, c := range w.r.slotValues(w.root, sp.whole, m.quoted) {
+				m.add(c)
+			}
+		}
+		for _, c := range w.r.slotValues(w.root, sp.val, m.quoted) {
+			m.add(c)
+		}
+	}
+	if sp.rec == nil {
+		return
+	}
+	for k, c := range w.r.paramCandidates(w.root, sp.rec, sp.st.call) {
+		if sp.given[k] || !sp.keyed && c.Text[0] == '"' {
+			continue // a string names a parameter only once named ones have begun
+		}
+		m.add(c)
+	}
+}
+
+type valuesKey struct {
+	root, s *ojson.Value
+	quoted  bool
+}
+
+type paramsKey struct {
+	v    *view
+	call bool
+}
+
+// slotValues are the values that may be written where s goes: its enum or
+// const values, through unions; nil, true and false where the type takes
+// them (an untyped slot takes them all). For a word that is a string, the
+// string values, quoted.
+func (r *Resolver) slotValues(root, s *ojson.Value, quoted bool) []Candidate {
+	a := &r.assist
+	k := valuesKey{root, s, quoted}
+	a.mu.RLock()
+	out, ok := a.values[k]
+	a.mu.RUnlock()
+	if ok {
+		return out
+	}
+	col := valueCollector{r: r, root: root, quoted: quoted, detail: r.notation(root, s)}
+	col.add(s, 0)
+	a.mu.Lock()
+	if a.values == nil {
+		a.values = map[valuesKey][]Candidate{}
+	}
+	a.values[k] = col.out
+	a.mu.Unlock()
+	return col.out
+}
+
+type valueCollector struct {
+	r      *Resolver
+	root   *ojson.Value
+	quoted bool
+	detail string
+	out    []Candidate
+}
+
+func (c *valueCollector) add(s *ojson.Value, depth int) {
+	if depth > maxUnionDepth {
+		return
+	}
+	v := c.r.views.get(c.root, s)
+	switch {
+	case v.never:
+		return
+	case v.constV != nil:
+		c.literal(v.constV)
+	case v.hasEnum:
+		for _, e := range v.enum {
+			c.literal(e)
+		}
+	case v.tag != nil:
+		// variants are lists: their tags are offered inside the '('
+	case len(v.alts) > 0 && !v.ownShape():
+		for _, a := range v.alts {
+			c.add(a, depth+1)
+		}
+	case v.isAny():
+		c.word("nil", KindLiteral)
+		c.word("true", KindLiteral)
+		c.word("false", KindLiteral)
+	case v.types&tBool != 0:
+		c.word("true", KindLiteral)
+		c.word("false", KindLiteral)
+	}
+	if v.nullable {
+		c.word("nil", KindLiteral)
+	}
+}
+
+// literal adds one enum or const value as the reader takes it: a
+// keyword-like string as :word (quoted when the word is a string), other
+// scalars as themselves. Arrays and objects are lists, not words.
+func (c *valueCollector) literal(x *ojson.Value) {
+	switch x.Kind {
+	case ojson.String:
+		if !c.quoted && sexpr.IsKeywordText(x.Str) {
+			c.word(":"+x.Str, KindEnum)
+		} else {
+			c.word(sexpr.Str(x.Str).String(), KindEnum)
+		}
+	case ojson.Number:
+		c.word(string(x.Num), KindEnum)
+	case ojson.Bool:
+		c.word(strconv.FormatBool(x.Bool), KindEnum)
+	case ojson.Null:
+		c.word("nil", KindEnum)
+	}
+}
+
+func (c *valueCollector) word(text string, kind CandidateKind) {
+	if c.quoted != (text[0] == '"') {
+		return
+	}
+	for _, o := range c.out {
+		if o.Text == text {
+			return
+		}
+	}
+	c.out = append(c.out, Candidate{Text: text, Kind: kind, Detail: c.detail})
+}
+
+// paramCandidates are :name for each parameter of a record, in call order
+// (index k is parameter k), with its type.
+func (r *Resolver) paramCandidates(root *ojson.Value, v *view, call bool) []Candidate {
+	a := &r.assist
+	k := paramsKey{v, call}
+	a.mu.RLock()
+	out, ok := a.params[k]
+	a.mu.RUnlock()
+	if ok {
+		return out
+	}
+	kind := KindField
+	if call {
+		kind = KindParam
+	}
+	out = make([]Candidate, len(v.params))
+	for i, p := range v.params {
+		out[i] = Candidate{Text: asKeyword(p.name), Kind: kind, Detail: r.notation(root, p.schema)}
+	}
+	a.mu.Lock()
+	if a.params == nil {
+		a.params = map[paramsKey][]Candidate{}
+	}
+	a.params[k] = out
+	a.mu.Unlock()
+	return out
+}
