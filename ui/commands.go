@@ -243,7 +243,8 @@ func (m *Model) renderResultsCmd() tea.Cmd {
 	r := m.results.current()
 	t, st, c, san := m.issue(kindRender, false), *m.styles, m.counter(m.enc), m.opts.Sanitize
 	return func() tea.Msg {
-		return resultsRenderedMsg{t: t, key: k, text: renderResults(r, k, st, c, san)}
+		text, starts, toks := renderResults(r, k, st, c, san)
+		return resultsRenderedMsg{t: t, key: k, text: text, offsets: starts, tokens: toks}
 	}
 }
 

@@ -49,7 +49,7 @@ func TestRunCallShowsResult(t *testing.T) {
 	h.ready()
 	h.key("2")
 	h.m.composer.setText(`(fr "/docs/README.md")`)
-	h.key("ctrl+r")
+	h.key("ctrl+g")
 	h.waitFor("call done", msgIs[callDoneMsg])
 	h.waitUntil("rendered", func(m *Model) bool { return m.results.have == m.results.want && m.results.have.runID == 1 })
 	if n := e.calls.Load(); n != 1 {
@@ -82,7 +82,7 @@ func TestDestructiveCallAsksFirst(t *testing.T) {
 	h.ready()
 	h.key("2")
 	h.m.composer.setText(`(dt "00000000-0000-4000-8000-000000000000")`)
-	h.press("ctrl+r", "the confirmation", func(m *Model) bool { return m.modal != nil })
+	h.press("ctrl+g", "the confirmation", func(m *Model) bool { return m.modal != nil })
 	s := h.screen()
 	if !strings.Contains(s, "destructive") || !strings.Contains(s, "delete_todo") || !strings.Contains(s, "00000000-0000-4000") {
 		t.Fatalf("the confirmation does not name the call and its arguments:\n%s", s)
@@ -91,7 +91,7 @@ func TestDestructiveCallAsksFirst(t *testing.T) {
 	if h.m.modal != nil || len(h.m.runs) != 0 || e.calls.Load() != 0 {
 		t.Fatalf("n did not cancel: modal %v runs %d calls %d", h.m.modal != nil, len(h.m.runs), e.calls.Load())
 	}
-	h.press("ctrl+r", "the confirmation", func(m *Model) bool { return m.modal != nil })
+	h.press("ctrl+g", "the confirmation", func(m *Model) bool { return m.modal != nil })
 	h.key("y")
 	h.waitFor("call done", msgIs[callDoneMsg])
 	h.waitUntil("rendered", func(m *Model) bool { return m.results.have.runID == 1 })
@@ -104,7 +104,7 @@ func TestCancelRunningCall(t *testing.T) {
 	h := readyHarness(t, 120, 40)
 	h.key("2")
 	h.m.composer.setText(`(long_task :steps 100 :delay_ms 50)`)
-	h.press("ctrl+r", "the run", func(m *Model) bool { return m.running() })
+	h.press("ctrl+g", "the run", func(m *Model) bool { return m.running() })
 	h.waitUntil("progress", func(m *Model) bool { r := m.results.current(); return r != nil && r.total == 100 })
 	if s := h.screen(); !strings.Contains(s, "running") || !strings.Contains(s, "/100") || !strings.Contains(s, "esc cancels") {
 		t.Errorf("running call without spinner/progress:\n%s", s)
@@ -130,7 +130,7 @@ func TestBatchRunsEveryCall(t *testing.T) {
 	h.key("2")
 	batch := `(batch (1 (lt)) (2 (gt "00000000-0000-4000-8000-000000000000")) (3 (fr "/etc/hosts")))`
 	h.m.composer.setText(batch)
-	h.key("ctrl+r")
+	h.key("ctrl+g")
 	h.waitFor("call done", msgIs[callDoneMsg])
 	h.waitUntil("rendered", func(m *Model) bool { return m.results.have.runID == 1 })
 	s := h.screen() + ansi.Strip(h.m.results.vp.Content())
@@ -154,7 +154,7 @@ func TestAQLCallAnswersAsAQL(t *testing.T) {
 	h.ready()
 	h.key("2")
 	h.m.composer.setText(`{"operation": "list_todos", "params": {"fields": ["items.title"]}}`)
-	h.key("ctrl+r")
+	h.key("ctrl+g")
 	h.waitFor("call done", msgIs[callDoneMsg])
 	r := h.m.results.current()
 	it, res := r.item(0)
@@ -171,7 +171,7 @@ func TestAQLCallAnswersAsAQL(t *testing.T) {
 	}
 	before := e.calls.Load()
 	h.m.composer.setText(`{"operation": "introspect", "params": {"query": "operations"}}`)
-	h.key("ctrl+r")
+	h.key("ctrl+g")
 	h.waitFor("call done", msgIs[callDoneMsg])
 	if e.calls.Load() != before {
 		t.Error("introspect reached the server")
@@ -297,7 +297,7 @@ func TestRunOfflineSaysWhy(t *testing.T) {
 	h.ready()
 	h.key("2")
 	h.m.composer.setText(`(fr "a")`)
-	h.press("ctrl+r", "the refusal", func(m *Model) bool { return m.flash != "" })
+	h.press("ctrl+g", "the refusal", func(m *Model) bool { return m.flash != "" })
 	if len(h.m.runs) != 0 || !strings.Contains(h.screen(), "offline") {
 		t.Errorf("an offline run should refuse and say why:\n%s", h.screen())
 	}

@@ -128,18 +128,8 @@ func (p *composerPane) placeCursor(off int) {
 	p.editor.SetCursorColumn(col)
 }
 
-// placeInTemplate puts the cursor in the first empty string placeholder, so
-// typing fills in the first required parameter.
-func (p *composerPane) placeInTemplate(from int) {
-	v := p.editor.Value()
-	if from < len(v) {
-		if i := strings.Index(v[from:], `""`); i >= 0 {
-			p.placeCursor(from + i + 1)
-			return
-		}
-	}
-	p.editor.MoveToEnd()
-}
+// cursorOffset is the cursor's byte offset in the text.
+func (p *composerPane) cursorOffset() int { return len(p.textBeforeCursor()) }
 
 func (p *composerPane) edited() {
 	p.seq++
@@ -166,6 +156,13 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 			return ask(composeMsg{})
 		case key.Matches(km, k.Syntax):
 			return ask(switchSyntaxMsg{})
+		case key.Matches(km, k.HistSearch):
+			return ask(historySearchMsg{})
+		case key.Matches(km, k.CopyCall):
+			if p.preview && p.check.rpc != "" {
+				return ask(copyMsg{what: "the JSON-RPC requests", text: p.check.rpc})
+			}
+			return ask(copyMsg{what: "the call", text: p.editor.Value()})
 		case key.Matches(km, k.Preview):
 			p.preview = !p.preview
 			p.SetSize(p.w, p.h)
@@ -287,7 +284,7 @@ func commonPrefix(ss []string) string {
 
 func (p *composerPane) Help() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Run, k.Complete, k.LeaveEdit, k.Preview, k.Syntax, k.SaveFile, k.OpenFile, k.HistPrev}
+	return []key.Binding{k.Run, k.Complete, k.LeaveEdit, k.Preview, k.Syntax, k.HistSearch, k.CopyCall, k.SaveFile, k.OpenFile, k.HistPrev}
 }
 
 // View draws the editor and the live verdict under it.

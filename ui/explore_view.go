@@ -244,7 +244,10 @@ func (p *explorePane) listView(iw int) string {
 			row(i, st.Muted.Render(e.Time.Format("15:04:05"))+" "+ls.Render(fmt.Sprintf("%-7s", lvl))+" "+st.Info.Render(oneLine(s(src)))+oneLine(s(e.Text)))
 		}
 	case tabProtocol:
-		heading = "   time         method            size  latency"
+		// The method takes what the fixed columns leave (dir, time, id,
+		// size, latency and their spaces: 44 cells).
+		mw := max(w-44, 10)
+		heading = "   time         " + widget.PadRight("method", mw) + " id        size  latency"
 		for i := from; i < to && i < len(p.proto); i++ {
 			m := p.proto[i]
 			dir := st.Info.Render("→")
@@ -264,13 +267,17 @@ func (p *explorePane) listView(iw int) string {
 				lat = fmtDuration(m.Latency)
 			}
 			kind := ""
-			switch m.Kind {
-			case "error":
+			switch {
+			case m.Kind == session.KindError:
 				kind = st.Error.Render(" error")
-			case "failed":
+			case m.Kind == session.KindFailed && strings.Contains(m.Err, "context canceled"):
+				kind = st.Warn.Render(" cancelled")
+			case m.Kind == session.KindFailed && strings.Contains(m.Err, "deadline exceeded"):
+				kind = st.Warn.Render(" timed out")
+			case m.Kind == session.KindFailed:
 				kind = st.Error.Render(" failed")
 			}
-			row(i, fmt.Sprintf("%s %s %-16s %-5s %7s %7s", dir, m.Time.Format("15:04:05.000"), widget.Truncate(oneLine(s(method)), 16), widget.Truncate(oneLine(s(id)), 5), byteSize(m.Size), lat)+kind)
+			row(i, fmt.Sprintf("%s %s %s %-5s %7s %7s", dir, m.Time.Format("15:04:05.000"), widget.PadRight(widget.Truncate(oneLine(s(method)), mw), mw), widget.Truncate(oneLine(s(id)), 5), byteSize(m.Size), lat)+kind)
 		}
 	}
 	if len(rows) == 0 {

@@ -102,6 +102,7 @@ var (
 	reCounts = regexp.MustCompile(`[\d,]+→[\d,]+ +[-+±]\d+%`)
 	reTok    = regexp.MustCompile(`[\d,]+ tok`)
 	rePct    = regexp.MustCompile(`[-+±]\d+%`)
+	reRowTok = regexp.MustCompile(`<t> +[\d,]+( +│)`) // a results table row's tokens
 	reSpaces = regexp.MustCompile(`  +`)
 )
 
@@ -115,6 +116,7 @@ func normalize(screen string) string {
 	s = reTok.ReplaceAllString(s, "<n> tok")
 	s = rePct.ReplaceAllString(s, "<%>")
 	s = reDur.ReplaceAllString(s, "<t>")
+	s = reRowTok.ReplaceAllString(s, "<t> <n>$1")
 	s = reClock.ReplaceAllString(s, "<clock>")
 	// Replacements change widths; runs of spaces are collapsed so the
 	// frame's right edge does not move with them.
@@ -148,9 +150,9 @@ func TestFlowComposeRun(t *testing.T) {
 			f.keys("2")
 			f.typeText(`(batch (1 (fr "/etc/hosts")) (2 (ct "buy milk")) (3 (gt "00000000-0000-4000-8000-000000000000")))`)
 			f.waitOutput("batch of 3 calls", "S-expr")
-			f.keys("ctrl+r")
+			f.keys("ctrl+g")
 			f.waitOutput("2 ok", "1 failed")
-			f.waitOutput("localhost") // the rendered results, which follow the outcome
+			f.waitOutput("↳") // the rendered results, each under its call, follow the outcome
 			screen := f.finish()
 			if n := e.calls.Load(); n != 3 {
 				t.Errorf("the batch made %d calls", n)
@@ -197,7 +199,7 @@ func TestFlowHostileServerEmitsNoEscapes(t *testing.T) {
 	f.waitOutput("sent")
 	f.keys("enter")
 	f.waitOutput("Composer")
-	f.keys("ctrl+r")
+	f.keys("ctrl+g")
 	f.waitOutput("destructive") // no annotations: MCP's default says it may be
 	f.keys("y")
 	f.waitOutput("result")

@@ -16,9 +16,11 @@ type KeyMap struct {
 	Cancel    key.Binding // cancels a running call
 
 	Quit key.Binding // q, a global key
+	Zoom key.Binding // the focused pane full screen
 
 	// Global (not while a text input has focus).
 	Help        key.Binding
+	HelpAny     key.Binding // f1: the help from a text input too
 	NextPane    key.Binding
 	PrevPane    key.Binding
 	PageTools   key.Binding
@@ -45,19 +47,25 @@ type KeyMap struct {
 	Invisible key.Binding
 
 	// Composer (the editor has focus).
-	Run       key.Binding
-	Complete  key.Binding
-	Syntax    key.Binding
-	Preview   key.Binding
-	SaveFile  key.Binding
-	OpenFile  key.Binding
-	Template  key.Binding
-	HistPrev  key.Binding
-	HistNext  key.Binding
-	LeaveEdit key.Binding
-	Edit      key.Binding
+	Run          key.Binding
+	Complete     key.Binding
+	CompletePrev key.Binding
+	HistSearch   key.Binding
+	CopyCall     key.Binding
+	Syntax       key.Binding
+	Preview      key.Binding
+	SaveFile     key.Binding
+	OpenFile     key.Binding
+	Template     key.Binding
+	HistPrev     key.Binding
+	HistNext     key.Binding
+	LeaveEdit    key.Binding
+	Edit         key.Binding
 
-	// Results.
+	// Results (and Copy in the side-by-side pane).
+	Copy        key.Binding
+	Rerun       key.Binding
+	RerunFailed key.Binding
 	TermForm    key.Binding
 	SaveResult  key.Binding
 	PrevRun     key.Binding
@@ -79,6 +87,20 @@ type KeyMap struct {
 	No        key.Binding
 	NextField key.Binding
 	Submit    key.Binding
+
+	// The call form (a tool's arguments as fields, ui/form.go). It takes
+	// every key while it has focus, as a text input does.
+	FormNext       key.Binding // next field
+	FormPrev       key.Binding // previous field
+	FormEnter      key.Binding // next field; on the last one, use the call
+	FormPageDown   key.Binding
+	FormPageUp     key.Binding
+	FormChoiceNext key.Binding // next value of a choice, toggle or variant
+	FormChoicePrev key.Binding
+	FormAdd        key.Binding // add an item to a list, an entry to a map
+	FormRemove     key.Binding // remove the item, or clear the field
+	FormAccept     key.Binding // use the call
+	FormCancel     key.Binding // leave the form
 }
 
 // DefaultKeyMap is the documented key set (see the full help, ?).
@@ -91,8 +113,10 @@ func DefaultKeyMap() KeyMap {
 		Interrupt: b(k("ctrl+c"), "ctrl+c", "quit"),
 		Cancel:    b(k("esc"), "esc", "cancel call"),
 		Quit:      b(k("q"), "q", "quit"),
+		Zoom:      b(k("z", "alt+z"), "z", "full screen"),
 
 		Help:        b(k("?"), "?", "help"),
+		HelpAny:     b(k("f1"), "f1", "help"),
 		NextPane:    b(k("tab"), "tab", "next pane"),
 		PrevPane:    b(k("shift+tab"), "shift+tab", "prev pane"),
 		PageTools:   b(k("1"), "1", "tools"),
@@ -115,18 +139,24 @@ func DefaultKeyMap() KeyMap {
 		Form:      b(k("f"), "f", "cycle form"),
 		Invisible: b(k("i"), "i", "model-invisible parts"),
 
-		Run:       b(k("ctrl+r"), "ctrl+r", "run"),
-		Complete:  b(k("tab"), "tab", "complete"),
-		Syntax:    b(k("ctrl+t"), "ctrl+t", "s-expr/AQL"),
-		Preview:   b(k("ctrl+l"), "ctrl+l", "JSON-RPC preview"),
-		SaveFile:  b(k("ctrl+s"), "ctrl+s", "save file"),
-		OpenFile:  b(k("ctrl+o"), "ctrl+o", "open file"),
-		Template:  b(k("ctrl+n"), "ctrl+n", "template"),
-		HistPrev:  b(k("up"), "↑ (1st line)", "older history"),
-		HistNext:  b(k("down"), "↓ (last line)", "newer history"),
-		LeaveEdit: b(k("esc"), "esc", "leave editor"),
-		Edit:      b(k("enter", "i"), "enter", "edit"),
+		Run:          b(k("ctrl+g", "f5", "alt+enter"), "ctrl+g", "run"),
+		Complete:     b(k("tab"), "tab", "complete"),
+		CompletePrev: b(k("shift+tab"), "shift+tab", "previous completion"),
+		HistSearch:   b(k("ctrl+r"), "ctrl+r", "search history"),
+		CopyCall:     b(k("ctrl+y"), "ctrl+y", "copy the call"),
+		Syntax:       b(k("ctrl+t"), "ctrl+t", "s-expr/AQL"),
+		Preview:      b(k("ctrl+l"), "ctrl+l", "JSON-RPC preview"),
+		SaveFile:     b(k("ctrl+s"), "ctrl+s", "save file"),
+		OpenFile:     b(k("ctrl+o"), "ctrl+o", "open file"),
+		Template:     b(k("ctrl+n"), "ctrl+n", "template"),
+		HistPrev:     b(k("up"), "↑ (1st line)", "older history"),
+		HistNext:     b(k("down"), "↓ (last line)", "newer history"),
+		LeaveEdit:    b(k("esc"), "esc", "leave editor"),
+		Edit:         b(k("enter", "i"), "enter", "edit"),
 
+		Copy:        b(k("y"), "y", "copy"),
+		Rerun:       b(k("e"), "e", "re-run entry"),
+		RerunFailed: b(k("E"), "E", "re-run failed"),
 		TermForm:    b(k("o"), "o", "(ok ...) form"),
 		SaveResult:  b(k("w"), "w", "save result"),
 		PrevRun:     b(k("["), "[", "older result"),
@@ -145,17 +175,20 @@ func DefaultKeyMap() KeyMap {
 		No:        b(k("n", "esc"), "n/esc", "no"),
 		NextField: b(k("tab", "down"), "tab", "next field"),
 		Submit:    b(k("enter"), "enter", "submit"),
+
+		FormNext:       b(k("tab", "down"), "tab/↓", "next field"),
+		FormPrev:       b(k("shift+tab", "up"), "shift+tab/↑", "previous field"),
+		FormEnter:      b(k("enter"), "enter", "next field (last: use call)"),
+		FormPageDown:   b(k("pgdown"), "pgdn", "page down"),
+		FormPageUp:     b(k("pgup"), "pgup", "page up"),
+		FormChoiceNext: b(k("right", "space"), "→/space", "next choice"),
+		FormChoicePrev: b(k("left"), "←", "previous choice"),
+		FormAdd:        b(k("ctrl+n"), "ctrl+n", "add item"),
+		FormRemove:     b(k("ctrl+x"), "ctrl+x", "remove item / clear field"),
+		FormAccept:     b(k("ctrl+s", "ctrl+enter"), "ctrl+s", "use the call"),
+		FormCancel:     b(k("esc"), "esc", "leave the form"),
 	}
 }
-
-// bindingHelp adapts a list of bindings to help.KeyMap.
-type bindingHelp struct {
-	short []key.Binding
-	full  [][]key.Binding
-}
-
-func (h bindingHelp) ShortHelp() []key.Binding  { return h.short }
-func (h bindingHelp) FullHelp() [][]key.Binding { return h.full }
 
 // scrollKey applies the scrolling keys every scrolling pane shares to a
 // view of height rows, through scroll (by n rows; a large n reaches an

@@ -44,6 +44,10 @@ type layout struct {
 	explore                   rect // pageExplore
 }
 
+// toolsChrome is the tool list's width besides the name: frame, code,
+// category, badges, counts and the spaces between.
+const toolsChrome = 32
+
 const (
 	headerLines = 2
 	footerLines = 2
@@ -52,7 +56,11 @@ const (
 	wideWidth = 110
 )
 
-func computeLayout(w, h int) layout {
+// computeLayout lays the panes out for a w x h screen. nameW is the
+// longest tool name, so the tool list can be as wide as it needs (up to
+// 45% of the screen) to show names whole: servers have tools that differ
+// only in their last words.
+func computeLayout(w, h, nameW int) layout {
 	w, h = max(w, 20), max(h, 8)
 	l := layout{width: w, height: h, wide: w >= wideWidth}
 	l.header = rect{0, 0, w, headerLines}
@@ -60,7 +68,7 @@ func computeLayout(w, h int) layout {
 	l.body = rect{0, headerLines, w, h - headerLines - footerLines}
 	b := l.body
 	if l.wide {
-		lw := clamp(w*32/100, 36, 64)
+		lw := clamp(max(w*32/100, nameW+toolsChrome), 36, max(w*45/100, 36))
 		l.tools = rect{b.x, b.y, lw, b.h}
 		l.schema = rect{b.x + lw, b.y, b.w - lw, b.h}
 		l.ctools = l.tools

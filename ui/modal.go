@@ -9,6 +9,13 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
+// dialog is what the root shows over the screen: it takes every key until
+// it is done, and its outcome is a message.
+type dialog interface {
+	Update(msg tea.Msg, keys *KeyMap) (done bool, out tea.Cmd)
+	View(st Styles, w int) string
+}
+
 // modal is a dialog that takes every key until it closes: a yes/no
 // confirmation (no fields) or a small form (fields). Its outcome is a
 // message, so what happens next is decided by Update like everything else.

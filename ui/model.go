@@ -17,11 +17,11 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/tokens"
+	"github.com/mcpterm/mcpterm/ui/widget"
 )
 
 // connState is where the connection is.
@@ -46,7 +46,9 @@ type Model struct {
 	page          page
 	focus         focus
 	showHelp      bool
-	help          help.Model
+	zoom          bool            // the focused pane fills the body
+	help          help.Model      // draws key bindings in the footer
+	helpView      widget.Scroller // the full help, which scrolls
 
 	tickets   tickets
 	conn      connState
@@ -75,7 +77,7 @@ type Model struct {
 	explore  explorePane
 	panes    [numFocus]pane
 
-	modal *modal
+	modal dialog // takes every key while open
 
 	nextRunID int64
 	runs      map[int64]context.CancelFunc
@@ -140,12 +142,18 @@ func (m *Model) Report() *tokens.ServerReport { return m.reports[m.enc] }
 // setSize recomputes the layout and hands every pane its rectangle.
 func (m *Model) setSize(w, h int) {
 	m.width, m.height = w, h
-	m.lay = computeLayout(w, h)
+	m.lay = computeLayout(w, h, m.tools.longestName())
 	for f, p := range m.panes {
 		r := m.lay.sizeOf(focus(f))
+		if m.zoom && focus(f) == m.focus {
+			r = m.lay.body
+		}
 		p.SetSize(r.w, r.h)
 	}
 	m.help.SetWidth(w)
+	iw, ih := widget.Inner(m.styles.Frame, m.lay.body.w, m.lay.body.h)
+	m.helpView.SetSize(iw, ih)
+	m.helpView.SetContent(helpText(*m.styles, iw))
 }
 
 // applyTheme rebuilds Styles from the palette and pushes them to every
@@ -157,6 +165,7 @@ func (m *Model) applyTheme() {
 	m.tools.filter.SetStyles(st.Input)
 	m.composer.editor.SetStyles(st.EditorText, st.EditorCursor, st.Muted)
 	m.results.spinner.Style = st.Info
+	m.helpView.SetContent(helpText(*st, m.helpView.Width()))
 }
 
 // setFocus moves focus, blurring the old pane.
@@ -167,6 +176,10 @@ func (m *Model) setFocus(f focus) tea.Cmd {
 	m.panes[m.focus].Blur()
 	m.focus = f
 	cmd := m.panes[f].Focus()
+	if m.zoom { // the zoomed pane follows focus
+		m.setSize(m.width, m.height)
+		cmd = tea.Batch(cmd, m.schemaCmd(), m.renderResultsCmd())
+	}
 	m.syncKeys()
 	return cmd
 }
@@ -232,31 +245,6 @@ func (m *Model) syncKeys() {
 	k.SaveResult.SetEnabled(m.results.current() != nil && m.results.current().done)
 }
 
-// contextHelp is the help for the focused pane plus the global keys.
-func (m *Model) contextHelp() bindingHelp {
-	k := m.keys
-	pane := m.panes[m.focus].Help()
-	global := []key.Binding{k.Cancel, k.Retry, k.PageTools, k.PageCompose, k.PageExplore, k.NextPane, k.Help, k.Quit}
-	if m.textInputFocused() {
-		global = []key.Binding{k.Cancel, k.Interrupt}
-	}
-	if m.page == pageTools && m.focus == focusTools && !m.tools.filtering {
-		pane = append(pane, k.Form, k.Invisible, k.Encoding)
-	}
-	short := append(append([]key.Binding{}, pane...), global...)
-	// The full help is the reference: every binding, whether or not it
-	// applies right now.
-	k = DefaultKeyMap()
-	full := [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Compose, k.Filter, k.Sort, k.Form, k.Invisible, k.Encoding},
-		{k.Run, k.Complete, k.Syntax, k.Preview, k.Template, k.SaveFile, k.OpenFile, k.HistPrev, k.HistNext, k.LeaveEdit},
-		{k.TermForm, k.SaveResult, k.PrevRun, k.NextRun, k.TabLeft, k.TabRight, k.Open, k.Level},
-		{k.PageTools, k.PageCompose, k.PageExplore, k.NextPane, k.PrevPane, k.Cancel, k.Retry, k.Help, k.Quit, k.Interrupt},
-	}
-	return bindingHelp{short: short, full: full}
-}
-
 // setCatalog installs a (new) tool list: the list, completion, and every
 // count and rendering made for the old one is dropped (their tickets go
 // stale with it) and asked for again.
@@ -264,6 +252,7 @@ func (m *Model) setCatalog(c *catalog) tea.Cmd {
 	m.cat = c
 	m.composer.comp = c.comp
 	m.tools.setTools(c, m.opts.Sanitize)
+	m.setSize(m.width, m.height) // the tool list's width follows its names
 	m.reports = map[string]*tokens.ServerReport{}
 	m.schema.reset()
 	m.tools.setReport(nil)

@@ -237,7 +237,7 @@ func TestQuitAsksWithRunningCall(t *testing.T) {
 	h := readyHarness(t, 80, 24)
 	h.key("2")
 	h.m.composer.setText(`(long_task :steps 100 :delay_ms 50)`)
-	h.press("ctrl+r", "the run", func(m *Model) bool { return m.running() })
+	h.press("ctrl+g", "the run", func(m *Model) bool { return m.running() })
 	h.m.composer.dirty = false
 	h.key("ctrl+c")
 	if h.m.modal == nil || !strings.Contains(h.screen(), "still running") {
@@ -270,7 +270,7 @@ func TestUntrustedTextIsInert(t *testing.T) {
 		t.Errorf("the text itself should still show:\n%s", stripANSI(out))
 	}
 	h.press("enter", "the template", func(m *Model) bool { return m.focus == focusComposer })
-	h.press("ctrl+r", "the confirmation", func(m *Model) bool { return m.modal != nil }) // no annotations: MCP's default says destructive
+	h.press("ctrl+g", "the confirmation", func(m *Model) bool { return m.modal != nil }) // no annotations: MCP's default says destructive
 	if s := h.screen(); !strings.Contains(s, "destructive") {
 		t.Fatalf("no confirmation:\n%s", s)
 	}
@@ -330,7 +330,7 @@ func TestEventsReachLogAndProtocol(t *testing.T) {
 	h.ready()
 	h.key("2")
 	h.m.composer.setText(`(shout)`)
-	h.key("ctrl+r")
+	h.key("ctrl+g")
 	h.waitFor("call done", msgIs[callDoneMsg])
 	h.waitUntil("the log lines", func(m *Model) bool { return countLogs(m, "debug noise") == 1 && countLogs(m, "full") == 1 })
 	h.press("esc", "the editor left", func(m *Model) bool { return m.focus != focusComposer })
@@ -481,12 +481,45 @@ func TestMouseSelectsAndScrolls(t *testing.T) {
 func TestHelpToggles(t *testing.T) {
 	h := readyHarness(t, 80, 24)
 	h.key("?")
-	if s := h.screen(); !strings.Contains(s, "Keys") || !strings.Contains(s, "ctrl+r") {
+	if s := h.screen(); !strings.Contains(s, "Keys") || !strings.Contains(s, "Everywhere") || !strings.Contains(s, "↑↓ scroll") {
 		t.Errorf("full help:\n%s", s)
+	}
+	// At 80x24 the help scrolls, to its last group.
+	h.key("G")
+	if s := h.screen(); !strings.Contains(s, "Explore") || !strings.Contains(s, "log level") || !strings.Contains(s, "read-only") {
+		t.Errorf("the end of the help:\n%s", s)
+	}
+	if s := h.screen(); !strings.Contains(s, "? help") || !strings.Contains(s, "q quit") {
+		t.Errorf("the footer lacks the way to help and out:\n%s", s)
 	}
 	h.key("esc")
 	if h.m.showHelp {
 		t.Error("esc did not close help")
+	}
+	// In the editor ? is text; f1 is the help there, named in the footer.
+	h.key("2")
+	h.key("enter")
+	if !h.m.textInputFocused() {
+		t.Fatal("enter on the composer did not start editing")
+	}
+	if s := h.screen(); !strings.Contains(s, "f1 help") || !strings.Contains(s, "ctrl+c quit") {
+		t.Errorf("the editor's footer lacks the way to help and out:\n%s", s)
+	}
+	h.key("?")
+	if h.m.showHelp || !strings.Contains(h.m.composer.Value(), "?") {
+		t.Errorf("? in the editor: help %v, text %q", h.m.showHelp, h.m.composer.Value())
+	}
+	h.key("f1")
+	if !h.m.showHelp {
+		t.Fatal("f1 in the editor did not open help")
+	}
+	h.key("G")
+	if strings.Contains(h.m.composer.Value(), "G") {
+		t.Error("a key for the open help reached the editor")
+	}
+	h.key("esc")
+	if h.m.showHelp || !h.m.textInputFocused() {
+		t.Errorf("esc: help %v, editing %v; want the help closed and the editor kept", h.m.showHelp, h.m.textInputFocused())
 	}
 }
 

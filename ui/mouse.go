@@ -51,6 +51,9 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 
 // paneAt finds the pane under (x, y) on the current page.
 func (m *Model) paneAt(x, y int) (focus, rect, bool) {
+	if m.zoom {
+		return m.focus, m.lay.body, m.lay.body.contains(x, y)
+	}
 	for _, f := range m.lay.panesOn(m.page) {
 		if r := m.lay.rectOf(m.page, f); r.contains(x, y) {
 			return f, r, true

@@ -73,6 +73,7 @@ type schemaMsg struct {
 	rightErr      error
 	rightForm     string // the form shown when it differs from key.form
 	note          string // what the right-hand form leaves out (sanitised)
+	copyText      string // the right-hand texts as counted, for copying
 }
 
 // checkMsg is the composer's live parse, validation and counts for one
@@ -134,9 +135,11 @@ type callDoneMsg struct {
 
 // resultsRenderedMsg carries the rendered results for one key.
 type resultsRenderedMsg struct {
-	t    ticket
-	key  renderKey
-	text string
+	t       ticket
+	key     renderKey
+	text    string
+	offsets []int // each item's first line in text
+	tokens  []int // each item's result tokens, -1 when not counted
 }
 
 // exploreMsg answers the explore lists request.

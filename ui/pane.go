@@ -43,16 +43,23 @@ func ask(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 
 // Requests panes make of the root.
 type (
-	selectionMsg      struct{}             // the tool list's selection moved: show it side by side
-	composeMsg        struct{}             // start a call for the selected tool
-	composerEditedMsg struct{}             // the composer's text changed: check it, autosave it
-	runMsg            struct{}             // run the composer's call
-	focusMsg          struct{ to focus }   // move focus
-	saveComposerMsg   struct{}             // ask for a file name and save the composer to it
-	openComposerMsg   struct{}             // ask for a file name and open it into the composer
-	switchSyntaxMsg   struct{}             // re-print the composer's call in the next syntax
-	rerenderMsg       struct{}             // the results pane needs its current run drawn
-	saveResultMsg     struct{}             // ask for a file name and save the current result
-	readTemplateMsg   struct{ tpl string } // fill in a resource template's variables and read it
-	getPromptMsg      struct{ prompt mcp.Prompt }
+	selectionMsg       struct{}             // the tool list's selection moved: show it side by side
+	composeMsg         struct{}             // start a call for the selected tool
+	composerEditedMsg  struct{}             // the composer's text changed: check it, autosave it
+	runMsg             struct{}             // run the composer's call
+	focusMsg           struct{ to focus }   // move focus
+	saveComposerMsg    struct{}             // ask for a file name and save the composer to it
+	openComposerMsg    struct{}             // ask for a file name and open it into the composer
+	switchSyntaxMsg    struct{}             // re-print the composer's call in the next syntax
+	rerenderMsg        struct{}             // the results pane needs its current run drawn
+	saveResultMsg      struct{}             // ask for a file name and save the current result
+	readTemplateMsg    struct{ tpl string } // fill in a resource template's variables and read it
+	getPromptMsg       struct{ prompt mcp.Prompt }
+	copyMsg            struct{ what, text string } // put text on the clipboard (OSC 52), sanitised
+	copyDeclarationMsg struct{}                    // copy what the side-by-side pane shows of the selected tool
+	historySearchMsg   struct{}                    // search the server's past calls
+	rerunMsg           struct {                    // run some items of a finished run again
+		run   *run
+		items []int
+	}
 )

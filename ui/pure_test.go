@@ -114,7 +114,7 @@ func FuzzCompleter(f *testing.F) {
 func TestLayoutFitsEverySize(t *testing.T) {
 	for w := 20; w <= 300; w += 7 {
 		for h := 8; h <= 100; h += 5 {
-			l := computeLayout(w, h)
+			l := computeLayout(w, h, w%40)
 			for p := pageTools; p <= pageExplore; p++ {
 				var rs []rect
 				for _, f := range l.panesOn(p) {

@@ -25,35 +25,67 @@ const maxRenderBytes = 256 << 10
 // Each item shows what its syntax answers — an AQL request its AQL
 // response, any other call the server's result — and in the (ok ...) view
 // the MCP-Term form convert/calls prints for every face.
-func renderResults(r *run, k renderKey, st Styles, c *tokens.Counter, sanitize func(string) string) string {
+// It also gives where each item starts (a line of the text) and each
+// item's result tokens (-1 when not counted), for a batch's table.
+func renderResults(r *run, k renderKey, st Styles, c *tokens.Counter, sanitize func(string) string) (text string, starts, toks []int) {
 	markdown := markdownRenderer(st, k.width)
 	var b strings.Builder
+	line := 0 // lines written so far
+	write := func(s string) {
+		b.WriteString(s)
+		line += strings.Count(s, "\n")
+	}
 	for i := range r.plan.Items {
 		it, res := r.item(i)
 		if i > 0 {
-			b.WriteString("\n\n")
+			write("\n\n")
 		}
-		b.WriteString(itemHeader(r, i, c, st, sanitize))
-		b.WriteByte('\n')
+		starts = append(starts, line)
+		n := -1
+		if res.Outcome.Result != nil && c != nil {
+			if cnt, err := c.Count(res.Outcome.Result.Compact()); err == nil {
+				n = cnt
+			}
+		}
+		toks = append(toks, n)
+		write(itemHeader(r, i, n, st, sanitize) + "\n" + st.Muted.Render("↳ ") + widget.Highlight(st.Syntax, lexerOfSyntax(r.plan.Syntax), sanitize(callText(r, it))) + "\n")
 		out := res.Outcome
 		if res.Call != nil && res.Call.SchemaErr != nil {
-			b.WriteString(st.Warn.Render("⚠ structuredContent: "+oneLine(sanitize(res.Call.SchemaErr.Error()))) + "\n")
+			write(st.Warn.Render("⚠ structuredContent: "+oneLine(sanitize(res.Call.SchemaErr.Error()))) + "\n")
 		}
 		switch {
 		case out.Err != nil && out.Err.Kind == calls.FailCancelled:
-			b.WriteString(st.Warn.Render("cancelled") + st.Muted.Render(" (notifications/cancelled was sent)"))
+			write(st.Warn.Render("cancelled") + st.Muted.Render(" (notifications/cancelled was sent)"))
 		case k.term:
-			b.WriteString(widget.Highlight(st.Syntax, "scheme", sanitize(clip(sexpr.Pretty(calls.OutcomeTerm(&it, out), max(k.width, 40))))))
+			write(widget.Highlight(st.Syntax, "scheme", sanitize(clip(sexpr.Pretty(calls.OutcomeTerm(&it, out), max(k.width, 40))))))
 		case r.plan.Syntax == calls.AQL:
 			resp, _ := r.codec.ItemAnswer(&it, out)
-			b.WriteString(widget.Highlight(st.Syntax, "json", sanitize(clip(resp.Pretty()))))
+			write(widget.Highlight(st.Syntax, "json", sanitize(clip(resp.Pretty()))))
 		case out.Err != nil:
-			b.WriteString(st.Error.Render(string(out.Err.Kind)+": ") + st.Text.Render(sanitize(out.Err.Message)))
+			write(st.Error.Render(string(out.Err.Kind)+": ") + st.Text.Render(sanitize(out.Err.Message)))
 		default:
-			b.WriteString(renderBlocks(resultBlocks(out.Result), out.Result.Get("structuredContent"), st, sanitize, markdown))
+			write(renderBlocks(resultBlocks(out.Result), out.Result.Get("structuredContent"), st, sanitize, markdown))
 		}
 	}
-	return b.String()
+	return b.String(), starts, toks
+}
+
+// callText is the call an item ran, one line in the syntax it was written
+// in, so each result shows what produced it.
+func callText(r *run, it calls.Item) string {
+	one := &calls.Plan{Syntax: r.plan.Syntax, Items: []calls.Item{it}}
+	if text, err := r.codec.Print(one, r.plan.Syntax, 0); err == nil {
+		return text
+	}
+	return firstNonEmpty(it.Operation, it.Tool) + " (answered locally)"
+}
+
+// lexerOfSyntax is the highlighter for a call's syntax.
+func lexerOfSyntax(s calls.Syntax) string {
+	if s == calls.SExpr {
+		return "scheme"
+	}
+	return "json"
 }
 
 // markdownRenderer renders markdown with glamour at width, in the
@@ -83,7 +115,7 @@ func markdownRenderer(st Styles, width int) func(string) string {
 	}
 }
 
-func itemHeader(r *run, i int, c *tokens.Counter, st Styles, sanitize func(string) string) string {
+func itemHeader(r *run, i, toks int, st Styles, sanitize func(string) string) string {
 	it, res := r.item(i)
 	var parts []string
 	name := oneLine(sanitize(firstNonEmpty(it.Tool, it.Operation)))
@@ -109,10 +141,8 @@ func itemHeader(r *run, i int, c *tokens.Counter, st Styles, sanitize func(strin
 	if res.Call != nil && res.Call.Duration > 0 {
 		parts = append(parts, st.Muted.Render(fmtDuration(res.Call.Duration)))
 	}
-	if out.Result != nil && c != nil {
-		if n, err := c.Count(out.Result.Compact()); err == nil {
-			parts = append(parts, st.Muted.Render(thousands(n)+" tok"))
-		}
+	if toks >= 0 {
+		parts = append(parts, st.Muted.Render(thousands(toks)+" tok"))
 	}
 	return strings.Join(parts, st.Subtle.Render(" · "))
 }

@@ -9,9 +9,11 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/convert/calls"
 	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/convert/sexpr"
 	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/ui/widget"
 )
@@ -55,6 +57,36 @@ func (r *run) failed(i int) bool {
 	return isErrorResult(res.Outcome.Result)
 }
 
+// copyText is what copying item i gives: its AQL response, or its result
+// in the (ok ...) form when that is shown, else its text content (the raw
+// result when it has none).
+func (r *run) copyText(i int, term bool) (what, text string) {
+	if i >= len(r.plan.Items) {
+		return "", ""
+	}
+	it, res := r.item(i)
+	what = "the result of " + firstNonEmpty(it.Tool, it.Operation)
+	switch {
+	case term:
+		return what, sexpr.Pretty(calls.OutcomeTerm(&it, res.Outcome), 100)
+	case r.plan.Syntax == calls.AQL:
+		resp, _ := r.codec.ItemAnswer(&it, res.Outcome)
+		return what, resp.Pretty()
+	case res.Outcome.Err != nil:
+		return what, res.Outcome.Err.Message
+	}
+	var texts []string
+	for _, b := range resultBlocks(res.Outcome.Result) {
+		if b.Type == "text" {
+			texts = append(texts, b.Text)
+		}
+	}
+	if len(texts) == 0 {
+		return what, res.Outcome.Result.Pretty()
+	}
+	return what, strings.Join(texts, "\n")
+}
+
 // isErrorResult reads a CallToolResult's isError.
 func isErrorResult(raw *ojson.Value) bool {
 	e := raw.Get("isError")
@@ -84,6 +116,22 @@ type resultsPane struct {
 	want    renderKey
 	have    renderKey
 	spinner spinner.Model
+
+	// For the run shown: the item selected in a batch's table, and from its
+	// rendering each item's first line in vp and result tokens.
+	sel     int
+	offsets []int
+	tokens  []int
+}
+
+// tableRows is how many rows a batch's table takes: its items, at most a
+// third of the pane, plus its heading.
+func (p *resultsPane) tableRows(r *run) int {
+	if r == nil || !r.done || len(r.plan.Items) < 2 {
+		return 0
+	}
+	_, ih := widget.Inner(p.st.Frame, p.w, p.h)
+	return min(len(r.plan.Items), max(ih/3, 3)) + 1
 }
 
 const maxRuns = 50
@@ -97,7 +145,7 @@ func newResultsPane(st *Styles, keys *KeyMap) resultsPane {
 func (p *resultsPane) SetSize(w, h int) {
 	p.w, p.h = w, h
 	iw, ih := widget.Inner(p.st.Frame, w, h)
-	p.vp.SetSize(iw, ih-1)
+	p.vp.SetSize(iw, max(ih-1-p.tableRows(p.current()), 1))
 }
 
 func (p *resultsPane) Focus() tea.Cmd { p.focused = true; return nil }
@@ -117,6 +165,7 @@ func (p *resultsPane) add(r *run) {
 		p.runs = p.runs[len(p.runs)-maxRuns:]
 	}
 	p.cur = len(p.runs) - 1
+	p.sel, p.offsets, p.tokens = 0, nil, nil
 	p.vp.SetContent("")
 }
 
@@ -147,11 +196,30 @@ func (p *resultsPane) apply(m resultsRenderedMsg) {
 	sameRun := p.have.runID == m.key.runID
 	y := p.vp.YOffset()
 	p.have = m.key
+	p.tokens = m.tokens
+	p.SetSize(p.w, p.h) // a batch's table takes its rows now
 	p.vp.SetContent(m.text)
+	p.offsets = p.offsets[:0]
+	for _, line := range m.offsets {
+		p.offsets = append(p.offsets, p.vp.RowOf(line))
+	}
 	if sameRun {
 		p.vp.SetYOffset(y)
 	} else {
+		p.sel = 0
 		p.vp.GotoTop()
+	}
+}
+
+// selectItem moves the table's cursor and scrolls to that item's result.
+func (p *resultsPane) selectItem(i int) {
+	r := p.current()
+	if r == nil || len(r.plan.Items) == 0 {
+		return
+	}
+	p.sel = clamp(i, 0, len(r.plan.Items)-1)
+	if p.sel < len(p.offsets) {
+		p.vp.SetYOffset(p.offsets[p.sel])
 	}
 }
 
@@ -162,21 +230,57 @@ func (p *resultsPane) Update(m tea.Msg) tea.Cmd {
 		return nil
 	}
 	k := p.keys
+	r := p.current()
+	if p.tableRows(r) > 0 { // a batch: ↑↓ move through its items
+		switch {
+		case key.Matches(msg, k.Up):
+			p.selectItem(p.sel - 1)
+			return nil
+		case key.Matches(msg, k.Down):
+			p.selectItem(p.sel + 1)
+			return nil
+		}
+	}
 	if scrollKey(k, msg, p.vp.Scroll, p.vp.Height()) {
 		return nil
 	}
 	switch {
+	case key.Matches(msg, k.Copy):
+		if r != nil && r.done {
+			what, text := r.copyText(p.sel, p.term)
+			return ask(copyMsg{what: what, text: text})
+		}
+	case key.Matches(msg, k.Rerun):
+		if r != nil && r.done {
+			return ask(rerunMsg{run: r, items: []int{p.sel}})
+		}
+	case key.Matches(msg, k.RerunFailed):
+		if r != nil && r.done {
+			var failed []int
+			for i := range r.plan.Items {
+				if r.failed(i) {
+					failed = append(failed, i)
+				}
+			}
+			if len(failed) > 0 {
+				return ask(rerunMsg{run: r, items: failed})
+			}
+		}
 	case key.Matches(msg, k.TermForm):
 		p.term = !p.term
 		return ask(rerenderMsg{})
 	case key.Matches(msg, k.PrevRun):
 		if p.cur > 0 {
 			p.cur--
+			p.sel = 0
+			p.SetSize(p.w, p.h)
 			return ask(rerenderMsg{})
 		}
 	case key.Matches(msg, k.NextRun):
 		if p.cur < len(p.runs)-1 {
 			p.cur++
+			p.sel = 0
+			p.SetSize(p.w, p.h)
 			return ask(rerenderMsg{})
 		}
 	case key.Matches(msg, k.SaveResult):
@@ -194,7 +298,7 @@ func (p *resultsPane) wheel(n int) tea.Cmd    { p.vp.Scroll(n); return nil }
 
 func (p *resultsPane) Help() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.TermForm, k.SaveResult, k.PrevRun, k.NextRun, k.ResultsEdit, k.Down}
+	return []key.Binding{k.TermForm, k.Rerun, k.RerunFailed, k.Copy, k.SaveResult, k.PrevRun, k.NextRun, k.ResultsEdit, k.Down}
 }
 
 func (p *resultsPane) View() string {
@@ -203,7 +307,7 @@ func (p *resultsPane) View() string {
 	r := p.current()
 	title := "Results"
 	if r == nil {
-		return widget.Frame(st.Frame, p.focused, p.w, p.h, title, "", st.Muted.Render("ctrl+r in the composer runs the call; results show here"))
+		return widget.Frame(st.Frame, p.focused, p.w, p.h, title, "", st.Muted.Render("ctrl+g in the composer runs the call; results show here"))
 	}
 	right := fmt.Sprintf("%d/%d", p.cur+1, len(p.runs))
 	var head string
@@ -243,6 +347,9 @@ func (p *resultsPane) View() string {
 		}
 	}
 	body := widget.FitLine(head, iw)
+	if rows := p.tableRows(r); rows > 0 {
+		body += "\n" + p.table(r, iw, rows)
+	}
 	if r.done {
 		body += "\n" + p.vp.View()
 	}
@@ -250,6 +357,56 @@ func (p *resultsPane) View() string {
 		right = fmt.Sprintf("%d%% · %s", p.vp.Percent(), right)
 	}
 	return widget.Frame(st.Frame, p.focused, p.w, p.h, title, right, body)
+}
+
+// table is a batch's items, one row each — id, tool, outcome, latency,
+// result tokens — with the selected one marked, in rows lines (its heading
+// included), scrolled to keep the selection in view.
+func (p *resultsPane) table(r *run, w, rows int) string {
+	st := *p.st
+	n := len(r.plan.Items)
+	visible := rows - 1
+	from := clamp(p.sel-visible/2, 0, max(n-visible, 0))
+	idW := 4
+	for _, it := range r.plan.Items {
+		idW = max(idW, len(it.ID)+2)
+	}
+	toolW := max(w-idW-14-9-9-4, 8)
+	lines := []string{st.Muted.Render(widget.PadRight("id", idW) + " " + widget.PadRight("tool", toolW) + " " + widget.PadRight("outcome", 14) + " " + fmt.Sprintf("%8s %8s", "time", "tokens"))}
+	for i := from; i < min(from+visible, n); i++ {
+		it, res := r.item(i)
+		status, style := "✓ ok", st.OK
+		switch f := res.Outcome.Err; {
+		case f != nil:
+			status, style = "✗ "+string(f.Kind), st.Error
+		case r.failed(i):
+			status, style = "✗ failed", st.Error
+		case it.IsLocal():
+			status = "✓ local"
+		}
+		lat := ""
+		if res.Call != nil && res.Call.Duration > 0 {
+			lat = fmtDuration(res.Call.Duration)
+		}
+		tok := ""
+		if i < len(p.tokens) && p.tokens[i] >= 0 {
+			tok = thousands(p.tokens[i])
+		}
+		line := widget.PadRight(widget.Truncate(oneLine(it.ID), idW), idW) + " " +
+			widget.PadRight(widget.Truncate(oneLine(firstNonEmpty(it.Tool, it.Operation)), toolW), toolW) + " " +
+			style.Render(widget.PadRight(widget.Truncate(status, 14), 14)) + " " + fmt.Sprintf("%8s %8s", lat, tok)
+		if i == p.sel {
+			line = st.Selected.Render(widget.FitLine(ansi.Strip(line), w))
+			if !p.focused {
+				line = st.Bold.Render(widget.FitLine(ansi.Strip(line), w))
+			}
+		}
+		lines = append(lines, line)
+	}
+	for len(lines) < rows {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
 }
 
 func progressBar(st Styles, frac float64, w int) string {

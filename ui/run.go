@@ -29,6 +29,34 @@ func (m *Model) requestRun() tea.Cmd {
 	if err != nil {
 		return m.setFlash(firstLine(err.Error()), true)
 	}
+	return m.runPlan(src, p)
+}
+
+// rerun runs some items of a finished run again, as a new run.
+func (m *Model) rerun(r *run, items []int) tea.Cmd {
+	if m.conn != connReady || m.cat == nil {
+		return m.setFlash("not connected", true)
+	}
+	p := &calls.Plan{Syntax: r.plan.Syntax, Batch: len(items) > 1, Concurrency: r.plan.Concurrency, StopOnError: r.plan.StopOnError}
+	for _, i := range items {
+		if i >= 0 && i < len(r.plan.Items) {
+			p.Items = append(p.Items, r.plan.Items[i])
+		}
+	}
+	if len(p.Items) == 0 {
+		return nil
+	}
+	src, err := r.codec.Print(p, p.Syntax, 72)
+	if err != nil {
+		src = r.src // items answered locally print as nothing: keep what was written
+	}
+	p.Source = src
+	return m.runPlan(src, p)
+}
+
+// runPlan starts p, asking first when the policy wants a destructive call
+// confirmed, and saying why when it refuses one.
+func (m *Model) runPlan(src string, p *calls.Plan) tea.Cmd {
 	decs := m.cat.runner.Check(p)
 	var refused, asking []string
 	for i, d := range decs {
@@ -43,7 +71,8 @@ func (m *Model) requestRun() tea.Cmd {
 		return m.setFlash("refused: "+strings.Join(refused, "; "), true)
 	}
 	if len(asking) > 0 {
-		text := "These calls are destructive (by their annotations, MCP's default, or their DELETE category):\n\n" +
+		text := "On " + oneLine(m.opts.Sanitize(firstNonEmpty(m.info.Title, m.info.Name, m.info.Source))) +
+			", these calls are destructive (by their annotations, MCP's default, or their DELETE category):\n\n" +
 			strings.Join(asking, "\n") + "\n\nRun them?"
 		m.modal = newConfirm("Run a destructive tool?", text, runConfirmedMsg{src: src, plan: p})
 		return nil

@@ -139,8 +139,19 @@ func (p *schemaPane) Update(m tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
+	if key.Matches(msg, p.keys.Copy) {
+		return p.copy()
+	}
 	scrollKey(p.keys, msg, p.scroll, p.left.Height())
 	return nil
+}
+
+// copy asks for the right-hand form's text, as counted, on the clipboard.
+func (p *schemaPane) copy() tea.Cmd {
+	if p.noTool || p.shown.copyText == "" {
+		return nil
+	}
+	return ask(copyMsg{what: formLabel(firstNonEmpty(p.shown.rightForm, p.shown.key.form)) + " of " + p.shown.title, text: p.shown.copyText})
 }
 
 // toggles shared by the tools page: they work with either pane focused.
@@ -161,7 +172,7 @@ func (p *schemaPane) click(_, _ int) tea.Cmd { return nil }
 func (p *schemaPane) wheel(n int) tea.Cmd    { p.scroll(n); return nil }
 
 func (p *schemaPane) Help() []key.Binding {
-	return []key.Binding{p.keys.Form, p.keys.Invisible, p.keys.Encoding, p.keys.Up, p.keys.Down}
+	return []key.Binding{p.keys.Form, p.keys.Invisible, p.keys.Copy, p.keys.Encoding, p.keys.Up, p.keys.Down}
 }
 
 func (p *schemaPane) View() string {
@@ -280,6 +291,9 @@ func renderSchema(t ticket, k schemaKey, st Styles, cat *catalog, tool *toolset.
 		m.right = st.Error.Render(sanitize(err.Error()))
 	} else {
 		m.right = showTexts(st, form, right, k.width, sanitize)
+		for _, tt := range right {
+			m.copyText += tt.Text + "\n"
+		}
 		m.rightN = cell(form)
 		m.note = oneLine(sanitize(cat.renderer.ToolNote(form, tool.Name)))
 	}

@@ -136,6 +136,15 @@ func (p *toolsPane) setTools(c *catalog, sanitize func(string) string) {
 	p.selectName(sel)
 }
 
+// longestName is the width of the longest tool name shown.
+func (p *toolsPane) longestName() int {
+	n := 0
+	for _, r := range p.rows {
+		n = max(n, ansi.StringWidth(r.name))
+	}
+	return n
+}
+
 func (p *toolsPane) setReport(r *tokens.ServerReport) {
 	p.report = r
 	if p.sort == sortTokens || p.sort == sortSavings {
@@ -303,6 +312,8 @@ func (p *toolsPane) Update(m tea.Msg) tea.Cmd {
 		if p.selected() != nil {
 			return ask(composeMsg{})
 		}
+	case key.Matches(msg, k.Copy):
+		return ask(copyDeclarationMsg{})
 	}
 	return p.moved(before)
 }
@@ -336,7 +347,7 @@ func (p *toolsPane) Help() []key.Binding {
 	if p.filtering {
 		return []key.Binding{p.keys.FilterAccept, p.keys.FilterClear}
 	}
-	return []key.Binding{p.keys.Compose, p.keys.Filter, p.keys.Sort, p.keys.Up, p.keys.Down}
+	return []key.Binding{p.keys.Compose, p.keys.Filter, p.keys.Sort, p.keys.Copy, p.keys.Up, p.keys.Down}
 }
 
 // View draws the pane at its outer size.

@@ -240,6 +240,25 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.readTemplate(msg.tpl)
 	case getPromptMsg:
 		return m.askPromptArgs(msg.prompt)
+	case historySearchMsg:
+		server := ""
+		if m.cat != nil {
+			server = m.cat.server
+		}
+		m.modal = newHistorySearch(*m.styles, server, m.composer.history, m.opts.Sanitize)
+		return nil
+	case historyPickedMsg:
+		m.composer.stash, m.composer.histIdx = m.composer.Value(), len(m.composer.history)
+		m.composer.setText(msg.text)
+		m.composer.editor.MoveToEnd()
+		return tea.Batch(m.checkSoonCmd(), m.autosaveCmd())
+	case rerunMsg:
+		return m.rerun(msg.run, msg.items)
+	case copyDeclarationMsg:
+		return m.schema.copy()
+	case copyMsg:
+		text := m.opts.Sanitize(msg.text)
+		return tea.Batch(tea.SetClipboard(text), m.setFlash(fmt.Sprintf("copied %s (%s)", oneLine(m.opts.Sanitize(msg.what)), byteSize(len(text))), false))
 	}
 	return nil
 }
@@ -290,12 +309,12 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := &m.keys
 	// 1. quit (ctrl+c) and cancel: always reachable.
 	if key.Matches(msg, k.Interrupt) {
-		if m.modal != nil && m.modal.title == quitTitle {
+		if md, ok := m.modal.(*modal); ok && md.title == quitTitle {
 			return m.quit(false) // a second ctrl+c means it
 		}
 		return m.requestQuit()
 	}
-	if m.modal == nil && key.Matches(msg, k.Cancel) && m.running() {
+	if m.modal == nil && !m.showHelp && key.Matches(msg, k.Cancel) && m.running() {
 		return m.cancelRuns()
 	}
 	// 2. the modal takes everything else.
@@ -306,8 +325,26 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return cmd
 	}
-	// 3. a focused text input takes every key.
+	// alt+z zooms whatever has focus, a text input too (z alone is text
+	// there, and a global key elsewhere).
+	if key.Matches(msg, k.Zoom) && (msg.Mod&tea.ModAlt != 0 || !m.textInputFocused()) {
+		return m.toggleZoom()
+	}
+	// f1 opens the help from anywhere, a text input too (? is text there);
+	// the open help takes its own keys first.
+	if key.Matches(msg, k.HelpAny) || (m.showHelp && (key.Matches(msg, k.Help) || msg.Code == tea.KeyEscape)) {
+		m.showHelp = !m.showHelp
+		m.helpView.GotoTop()
+		return nil
+	}
+	if m.showHelp && scrollKey(k, msg, m.helpView.Scroll, m.helpView.Height()) {
+		return nil
+	}
+	// 3. a focused text input takes every key, unless the help covers it.
 	if m.textInputFocused() {
+		if m.showHelp {
+			return nil
+		}
 		return m.panes[m.focus].Update(msg)
 	}
 	// 4. global keys.
@@ -315,10 +352,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Quit):
 		return m.requestQuit()
 	case key.Matches(msg, k.Help):
-		m.showHelp = !m.showHelp
-		return nil
-	case m.showHelp && msg.Code == tea.KeyEscape:
-		m.showHelp = false
+		m.showHelp = true
+		m.helpView.GotoTop()
 		return nil
 	case key.Matches(msg, k.PageTools):
 		return m.setPage(pageTools)
@@ -353,16 +388,17 @@ func (m *Model) composeSelected() tea.Cmd {
 	}
 	tpl := m.cat.codec.Template(t.Name)
 	cmds := []tea.Cmd{m.setPage(pageCompose), m.setFocus(focusComposer)}
-	from := 0
-	if strings.TrimSpace(m.composer.Value()) != "" && m.composer.Value() != m.composer.template && m.composer.dirty {
-		// Keep the user's work: the template goes below it.
-		from = len(m.composer.Value()) + 1
-		tpl = m.composer.Value() + "\n" + tpl
+	draft := m.composer.Value()
+	if draft == m.composer.template {
+		draft = "" // an untouched template is replaced, not added to
 	}
-	m.composer.template = tpl
-	m.composer.setText(tpl)
-	m.composer.placeInTemplate(from)
-	m.composer.dirty = false
+	text, at := insertCall(draft, m.composer.cursorOffset(), tpl)
+	m.composer.setText(text)
+	m.composer.placeCursor(at + firstHole(tpl))
+	if draft == "" {
+		m.composer.template = text
+		m.composer.dirty = false
+	}
 	m.composer.histIdx = len(m.composer.history)
 	return tea.Batch(append(cmds, m.checkCmd(), m.autosaveCmd())...)
 }
@@ -451,6 +487,14 @@ func (m *Model) askPromptArgs(pr mcp.Prompt) tea.Cmd {
 		return promptArgsMsg{name: name, args: out}
 	})
 	return nil
+}
+
+// toggleZoom shows the focused pane alone, over the whole body, or puts
+// the page back.
+func (m *Model) toggleZoom() tea.Cmd {
+	m.zoom = !m.zoom
+	m.setSize(m.width, m.height)
+	return tea.Batch(m.schemaCmd(), m.renderResultsCmd())
 }
 
 func (m *Model) cycleEncoding() tea.Cmd {

@@ -2,10 +2,12 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpterm/mcpterm/tokens"
 	"github.com/mcpterm/mcpterm/ui/widget"
 )
@@ -68,7 +70,7 @@ func (m *Model) headerView() string {
 	right := m.serverLabel()
 	line1 := left + " " + lipglossAlignRight(right, w-lipgloss.Width(left)-1)
 	// Line 2: server totals per form, or the connection state.
-	return widget.FitLine(line1, w) + "\n" + widget.FitLine(m.totalsLine(), w)
+	return widget.FitLine(line1, w) + "\n" + widget.FitLine(m.totalsLine(w), w)
 }
 
 func lipglossAlignRight(s string, w int) string {
@@ -109,58 +111,98 @@ func (m *Model) serverLabel() string {
 // introspect answer) with the upfront beside it.
 var headerForms = []string{"term", "term_lean", "dts", "floor", "aql_single"}
 
-func (m *Model) totalsLine() string {
+// shortLabels are the header's labels when the full ones do not fit.
+var shortLabels = map[string]string{"term": "term", "term_lean": "lean", "dts": "TS", "floor": "floor"}
+
+// totalsLine is the header's second line for width w: the whole server in
+// every form, with the longest wording that fits — full labels, then
+// short ones, then without the percentages — so figures are abbreviated,
+// never clipped mid-number.
+func (m *Model) totalsLine(w int) string {
 	st := *m.styles
 	if m.conn != connReady {
 		return ""
 	}
-	var parts []string
+	var lead []string
 	r := m.reports[m.enc]
 	// The encoding leads the line once the counts are shown (and only then:
 	// the flows wait for it).
 	if r != nil {
-		parts = append(parts, st.Info.Render(shortEnc(m.enc)))
+		lead = append(lead, st.Info.Render(shortEnc(m.enc)))
 	}
 	if m.cat != nil {
-		parts = append(parts, st.Text.Render(fmt.Sprintf("%d tools", len(m.cat.set.Tools))))
+		lead = append(lead, st.Text.Render(fmt.Sprintf("%d tools", len(m.cat.set.Tools))))
 	}
+	sep := st.Subtle.Render(" · ")
 	switch {
 	case m.encErr[m.enc] != nil:
-		parts = append(parts, st.Error.Render("tokenizer failed"))
+		return strings.Join(append(lead, st.Error.Render("tokenizer failed")), sep)
 	case !m.encReady[m.enc]:
-		parts = append(parts, st.Muted.Render("loading the tokenizer…"))
+		return strings.Join(append(lead, st.Muted.Render("loading the tokenizer…")), sep)
 	case r == nil:
-		parts = append(parts, st.Muted.Render("counting…"))
-	default:
-		base, ok := r.Totals["json"]
-		if ok {
-			parts = append(parts, st.Muted.Render("JSON ")+st.Text.Render(thousands(base)))
-		}
-		vs := func(n int) string {
-			sv := savings(base, n)
-			if sv == "" {
-				return ""
-			}
-			style := st.Savings
-			if strings.HasPrefix(sv, "+") {
-				style = st.Cost
-			}
-			return " " + style.Render(sv)
-		}
-		for _, f := range headerForms {
-			if cost, ok := r.AQL[f]; ok {
-				parts = append(parts, st.Muted.Render("AQL true ")+st.Text.Render(thousands(cost.True()))+vs(cost.True())+
-					st.Muted.Render(" (upfront "+thousands(cost.Upfront)+")"))
-				continue
-			}
-			n, ok := r.Totals[f]
-			if !ok || tokens.IsAQLForm(f) {
-				continue
-			}
-			parts = append(parts, st.Muted.Render(formLabel(f)+" ")+st.Text.Render(thousands(n))+vs(n))
+		return strings.Join(append(lead, st.Muted.Render("counting…")), sep)
+	}
+	var line string
+	forms := headerForms
+	for _, style := range []struct{ short, pct bool }{{false, true}, {true, true}, {true, false}} {
+		line = strings.Join(append(append([]string(nil), lead...), m.totals(r, forms, style.short, style.pct)...), sep)
+		if ansi.StringWidth(line) <= w {
+			return line
 		}
 	}
-	return strings.Join(parts, st.Subtle.Render(" · "))
+	// Still too wide: leave out the forms that matter least, the floor
+	// first, until the rest fits whole.
+	for _, drop := range []string{"floor", "dts", "term_lean"} {
+		forms = slices.DeleteFunc(slices.Clone(forms), func(f string) bool { return f == drop })
+		line = strings.Join(append(append([]string(nil), lead...), m.totals(r, forms, true, false)...), sep)
+		if ansi.StringWidth(line) <= w {
+			return line
+		}
+	}
+	return line
+}
+
+// totals are the header's figures: the baseline, then each header form
+// against it; the AQL one is its true cost with the upfront beside it.
+func (m *Model) totals(r *tokens.ServerReport, forms []string, short, pct bool) []string {
+	st := *m.styles
+	base, ok := r.Totals["json"]
+	var parts []string
+	if ok {
+		parts = append(parts, st.Muted.Render("JSON ")+st.Text.Render(thousands(base)))
+	}
+	vs := func(n int) string {
+		sv := savings(base, n)
+		if sv == "" || !pct {
+			return ""
+		}
+		style := st.Savings
+		if strings.HasPrefix(sv, "+") {
+			style = st.Cost
+		}
+		return " " + style.Render(sv)
+	}
+	for _, f := range forms {
+		if cost, ok := r.AQL[f]; ok {
+			label, up := "AQL true ", " (upfront "
+			if short {
+				label, up = "AQL ", " (up "
+			}
+			parts = append(parts, st.Muted.Render(label)+st.Text.Render(thousands(cost.True()))+vs(cost.True())+
+				st.Muted.Render(up+thousands(cost.Upfront)+")"))
+			continue
+		}
+		n, ok := r.Totals[f]
+		if !ok || tokens.IsAQLForm(f) {
+			continue
+		}
+		label := formLabel(f)
+		if short {
+			label = shortLabels[f]
+		}
+		parts = append(parts, st.Muted.Render(label+" ")+st.Text.Render(thousands(n))+vs(n))
+	}
+	return parts
 }
 
 func shortEnc(enc string) string { return strings.TrimSuffix(enc, "_base") }
@@ -169,12 +211,11 @@ func (m *Model) bodyView() string {
 	l := m.lay
 	st := *m.styles
 	if m.showHelp {
-		h := m.help
-		full := h.FullHelpView(m.contextHelp().FullHelp())
-		legend := st.Muted.Render("tool flags: ") + st.BadgeRO.Render("r") + st.Muted.Render(" read-only  ") +
-			st.BadgeDel.Render("!") + st.Muted.Render(" destructive  ") + st.BadgeOpen.Render("o") + st.Muted.Render(" open-world   ") +
-			st.Muted.Render("esc or ? closes")
-		return widget.Frame(st.Frame, true, l.body.w, l.body.h, "Keys", "", full+"\n\n"+legend)
+		note := "esc or ? closes"
+		if m.helpView.TotalLines() > m.helpView.Height() {
+			note = "↑↓ scroll · " + note
+		}
+		return widget.Frame(st.Frame, true, l.body.w, l.body.h, "Keys", note, m.helpView.View())
 	}
 	if m.conn == connConnecting && m.cat == nil {
 		return m.centered(l.body, st.Info.Render(m.results.spinner.View()+" connecting to "+m.connectTarget()+"…")+"\n\n"+
@@ -182,6 +223,9 @@ func (m *Model) bodyView() string {
 	}
 	if m.conn == connFailed && m.cat == nil {
 		return m.failedView(l.body)
+	}
+	if m.zoom {
+		return m.panes[m.focus].View()
 	}
 	switch m.page {
 	case pageTools:
@@ -252,9 +296,7 @@ func (m *Model) footerView() string {
 	default:
 		status = st.Muted.Render(m.focusLabel())
 	}
-	h := m.help
-	h.SetWidth(w)
-	return widget.FitLine(status, w) + "\n" + widget.FitLine(h.ShortHelpView(m.contextHelp().ShortHelp()), w)
+	return widget.FitLine(status, w) + "\n" + m.footerKeys(w)
 }
 
 func errText(err error) string {

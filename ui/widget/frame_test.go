@@ -107,6 +107,9 @@ func TestScroller(t *testing.T) {
 	if s.YOffset() != 0 {
 		t.Errorf("negative offset kept: %d", s.YOffset())
 	}
+	if s.RowOf(0) != 0 || s.RowOf(1) != 1 || s.RowOf(2) != 4 || s.RowOf(99) != 4 {
+		t.Errorf("rows of lines 0, 1, 2: %d %d %d", s.RowOf(0), s.RowOf(1), s.RowOf(2))
+	}
 	s.SetSize(30, 10) // wider: the long line fits again, the offset is clamped
 	if s.TotalLines() != 3 || s.YOffset() != 0 || len(s.Visible()) != 10 {
 		t.Errorf("after resize: %d lines, offset %d, %d visible", s.TotalLines(), s.YOffset(), len(s.Visible()))

@@ -13,6 +13,7 @@ import (
 type Scroller struct {
 	content string
 	lines   []string // content wrapped to width
+	starts  []int    // for each line of content, its first row in lines
 	width   int
 	height  int
 	offset  int
@@ -38,11 +39,13 @@ func (s *Scroller) SetSize(w, h int) {
 
 func (s *Scroller) rewrap() {
 	s.lines = s.lines[:0]
+	s.starts = s.starts[:0]
 	if s.content == "" {
 		s.clamp()
 		return
 	}
 	for _, l := range strings.Split(s.content, "\n") {
+		s.starts = append(s.starts, len(s.lines))
 		if ansi.StringWidth(l) <= s.width {
 			s.lines = append(s.lines, l)
 			continue
@@ -71,6 +74,15 @@ func (s *Scroller) YOffset() int     { return s.offset }
 func (s *Scroller) Height() int      { return s.height }
 func (s *Scroller) Width() int       { return s.width }
 func (s *Scroller) TotalLines() int  { return len(s.lines) }
+
+// RowOf is the row, in the wrapped content, where line n of the content
+// (0-based, as split by newlines) starts.
+func (s *Scroller) RowOf(n int) int {
+	if n <= 0 || len(s.starts) == 0 {
+		return 0
+	}
+	return s.starts[min(n, len(s.starts)-1)]
+}
 
 // Percent is how far down the view is, 0..100.
 func (s *Scroller) Percent() int {

@@ -15,6 +15,7 @@ func Key(s string) tea.KeyPressMsg {
 		"enter": tea.KeyEnter, "esc": tea.KeyEscape, "tab": tea.KeyTab, "up": tea.KeyUp, "down": tea.KeyDown,
 		"left": tea.KeyLeft, "right": tea.KeyRight, "backspace": tea.KeyBackspace, "delete": tea.KeyDelete,
 		"pgdown": tea.KeyPgDown, "pgup": tea.KeyPgUp, "home": tea.KeyHome, "end": tea.KeyEnd, "space": tea.KeySpace,
+		"f1": tea.KeyF1, "f5": tea.KeyF5,
 	}
 	var mod tea.KeyMod
 	for {
