@@ -262,3 +262,15 @@ func quote(s string) string {
 	writeQuoted(&b, s)
 	return b.String()
 }
+
+// IsSymbolRune reports whether r may be part of a bare symbol or keyword
+// name: the reader's rule, for tools (a highlighter) that must split text
+// as the reader does.
+func IsSymbolRune(r rune) bool { return isSymbolRune(r) }
+
+// IsSpaceRune reports whether the reader skips r as white space.
+func IsSpaceRune(r rune) bool { return isSpace(r) }
+
+// LooksNumeric reports whether the reader takes the token s for a number
+// (well formed or not).
+func LooksNumeric(s string) bool { return looksNumeric(s) }
