@@ -50,9 +50,9 @@ func (s *Set) List() []Listing {
 		}
 		switch {
 		case r.Command != "":
-			parts := []string{shellQuote(r.Command)}
+			parts := []string{maskedQuote(r.Command)}
 			for _, a := range r.Args {
-				parts = append(parts, shellQuote(a))
+				parts = append(parts, maskedQuote(a))
 			}
 			l.Command = safe.Line(strings.Join(parts, " "))
 		case r.URL != "":
@@ -63,6 +63,12 @@ func (s *Set) List() []Listing {
 		out = append(out, l)
 	}
 	return out
+}
+
+// maskedQuote shell-quotes a masked word, leaving the mask itself bare
+// ("--api-key ***", not "'***'"): it stands for a value, not for stars.
+func maskedQuote(s string) string {
+	return strings.ReplaceAll(shellQuote(strings.ReplaceAll(s, safe.Mask, "\x00")), "\x00", safe.Mask)
 }
 
 // rawServer is an entry as the file wrote it, variables unexpanded, for
