@@ -21,7 +21,7 @@ type aqlFlags struct {
 }
 
 func (af *aqlFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&af.mode, "aql-mode", "single", "AQL input `MODE`: single (every operation through mcp_aql) or semantic (mcp_aql_create|read|update|delete|execute)")
+	enum(fs, &af.mode, "aql-mode", "single", []string{"single", "semantic"}, "AQL input `MODE`: single (every operation through mcp_aql) or semantic (mcp_aql_create|read|update|delete|execute)")
 	fs.StringVar(&af.endpoint, "aql-endpoint", "", "AQL input, semantic mode: the `ENDPOINT` the request goes to (mcp_aql_read or read, ...); operations of another category are refused (default: each operation's own)")
 	fs.StringVar(&af.mapFile, "aql-map", "", "correct AQL tool categories or operation names from this JSON `FILE` (see docs/aql.md)")
 }

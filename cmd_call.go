@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 
 	"github.com/mcpterm/mcpterm/convert/aql"
@@ -19,6 +20,7 @@ import (
 
 // callFlags are call's own flags, on top of the server selection.
 type callFlags struct {
+	expr        string
 	file        string
 	dryRun      bool
 	printAs     string
@@ -32,21 +34,32 @@ type callFlags struct {
 	aql         aqlFlags
 }
 
-// runCall runs an S-expression call, a (batch ...), JSON ({"name",
-// "arguments"} or a list of them) or an MCP-AQL document against the
-// server, with the agent safety rules of package policy, and prints the
-// results as MCP-Term data or JSON (AQL answers as AQL responses). The call
-// is read with convert/calls and run with session.Runner, which checks the
-// whole plan with the policy and writes the history and the audit log.
-func (c *cli) runCall(args []string) int {
-	fs := flag.NewFlagSet("call", flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
+// callFlags builds call's flag set: the server selection and call's own
+// flags, with the usage --help prints.
+func (c *cli) callFlags() (*flag.FlagSet, *serverFlags, *callFlags) {
+	fs := newFlagSet("call",
+		"usage: mcpterm call [flags] 'EXPR' [server selection]",
+		"       mcpterm call [flags] [server selection] -- CMD ARGS... 'EXPR'",
+		"       mcpterm call [flags] -e EXPR | -f FILE|- [server selection]",
+		"",
+		"The expression is one argument, anywhere before --, or -e EXPR, or -f FILE (- for stdin).",
+		"After --, everything is the stdio server's command line, except that when no expression",
+		"was given otherwise, its last argument is the expression if it reads as one (starts with",
+		"( { or [ after blanks and ; comments) and a command is left. Use -e when the server's own",
+		"last argument starts so.",
+		"",
+		"EXPR: (tool arg ... :name value), (batch (1 CALL) (2 CALL) ...), {\"name\": ..., \"arguments\": {...}} or a JSON list of those,",
+		"      or MCP-AQL: {\"operation\": ..., \"params\": {...}}, {\"operations\": [...]}, {\"operation\": \"introspect\", \"params\": {\"query\": \"operations\"}}",
+		"output: MCP-Term data (ok ...)/(err ...) by default; AQL input prints the AQL response JSON unless --output sexpr",
+		"exit: 0 ok, 1 tool error (AQL: success false from the tool), 2 usage/parse/validation/refused, 3 connection, 4 timeout",
+		"server selection: nothing (demo), -- CMD ARGS, --url URL, --server NAME, --tools FILE (with --dry-run, or AQL introspect)")
 	var sf serverFlags
 	sf.register(fs)
 	var cf callFlags
+	fs.StringVar(&cf.expr, "e", "", "the call `EXPR` (instead of an argument; needed when it could be read as the server's)")
 	fs.StringVar(&cf.file, "f", "", "read the call from `FILE` (- for stdin) instead of the argument")
 	fs.BoolVar(&cf.dryRun, "dry-run", false, "parse and check the call against the tool list, print it, run nothing")
-	fs.StringVar(&cf.printAs, "print", "json", "with --dry-run: json (the tools/call requests), term (canonical MCP-Term) or aql (AQL requests)")
+	enum(fs, &cf.printAs, "print", "json", []string{"json", "term", "aql"}, "with --dry-run: the tools/call requests (json), canonical MCP-Term (term) or AQL requests (aql)")
 	fs.Var(&cf.allow, "allow", "run only tools matching this `PATTERN` (glob; repeatable, or comma-separated)")
 	fs.Var(&cf.deny, "deny", "never run tools matching this `PATTERN` (wins over --allow)")
 	fs.BoolVar(&cf.readOnly, "read-only", false, "refuse every tool not annotated readOnlyHint: true")
@@ -54,25 +67,38 @@ func (c *cli) runCall(args []string) int {
 	fs.StringVar(&cf.audit, "audit", "", "append a JSON line per call (and per refusal) to `FILE`")
 	fs.IntVar(&cf.concurrency, "concurrency", -1, "batch calls in flight at once (default: as the batch says, else 1)")
 	fs.BoolVar(&cf.stopOnError, "stop-on-error", false, "skip the rest of a batch after a failed call")
-	cf.out.register(fs, "sexpr")
+	cf.out.register(fs, "sexpr", "json")
 	cf.aql.register(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "usage: mcpterm call [flags] [server selection] 'EXPR'")
-		fmt.Fprintln(c.stderr, "       mcpterm call [flags] [server selection] -f FILE|-")
-		fmt.Fprintln(c.stderr, "EXPR: (tool arg ... :name value), (batch (1 CALL) (2 CALL) ...), {\"name\": ..., \"arguments\": {...}} or a JSON list of those,")
-		fmt.Fprintln(c.stderr, "      or MCP-AQL: {\"operation\": ..., \"params\": {...}}, {\"operations\": [...]}, {\"operation\": \"introspect\", \"params\": {\"query\": \"operations\"}}")
-		fmt.Fprintln(c.stderr, "output: MCP-Term data (ok ...)/(err ...) by default; AQL input prints the AQL response JSON unless --output sexpr")
-		fmt.Fprintln(c.stderr, "exit: 0 ok, 1 tool error (AQL: success false from the tool), 2 usage/parse/validation/refused, 3 connection, 4 timeout")
-		fs.PrintDefaults()
-	}
-	pos, code, ok := sf.parse(fs, args)
+	return fs, &sf, &cf
+}
+
+// runCall runs an S-expression call, a (batch ...), JSON ({"name",
+// "arguments"} or a list of them) or an MCP-AQL document against the
+// server, with the agent safety rules of package policy, and prints the
+// results as MCP-Term data or JSON (AQL answers as AQL responses). The call
+// is read with convert/calls and run with session.Runner, which checks the
+// whole plan with the policy and writes the history and the audit log.
+func (c *cli) runCall(args []string) int {
+	fs, sf, cf := c.callFlags()
+	pos, code, ok := c.parseSelection(fs, sf, args)
 	if !ok {
 		return code
 	}
-	src, err := c.callSource(cf.file, pos)
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	outputSet := given["output"]
+	c.jsonErrors(outputSet && cf.out.output == "json")
+	if cf.expr == "" && cf.file == "" && len(pos) == 0 && len(sf.Command) > 1 && readsAsCall(sf.Command[len(sf.Command)-1]) {
+		// mcpterm call -- node srv.js '(echo "hi")': the expression last.
+		pos = sf.Command[len(sf.Command)-1:]
+		sf.Command = sf.Command[:len(sf.Command)-1]
+	}
+	if given["print"] && !cf.dryRun {
+		fmt.Fprintln(c.stderr, "mcpterm call: --print is for --dry-run (a call that runs prints its results, see --output)")
+		return exitUsage
+	}
+	src, err := c.callSource(cf.expr, cf.file, pos)
 	isAQL := err == nil && calls.SyntaxOf(src) == calls.AQL
-	outputSet := false
-	fs.Visit(func(f *flag.Flag) { outputSet = outputSet || f.Name == "output" })
 	if isAQL && !outputSet {
 		cf.out.output = "json" // AQL answers are AQL responses unless asked otherwise
 	}
@@ -103,7 +129,7 @@ func (c *cli) runCall(args []string) int {
 	}
 
 	ctx := context.Background()
-	cn, code := c.connect(ctx, "call", &sf, session.Options{})
+	cn, code := c.connect(ctx, "call", sf, session.Options{})
 	if cn == nil {
 		return code
 	}
@@ -151,7 +177,21 @@ func (c *cli) runCall(args []string) int {
 		plan.Concurrency = cf.concurrency
 	}
 	plan.StopOnError = plan.StopOnError || cf.stopOnError
-	return c.runPlan(ctx, cn, codec, plan, pol, &cf)
+	return c.runPlan(ctx, cn, codec, plan, pol, cf)
+}
+
+// readsAsCall reports an argument that reads as a call expression rather
+// than a server's argument: after blanks and ; comment lines it starts with
+// "(" (an S-expression), "{" or "[" (JSON or AQL).
+func readsAsCall(arg string) bool {
+	for {
+		arg = strings.TrimLeft(arg, " \t\r\n\f\v")
+		if !strings.HasPrefix(arg, ";") {
+			break
+		}
+		_, arg, _ = strings.Cut(arg, "\n")
+	}
+	return arg != "" && strings.ContainsRune("({[", rune(arg[0]))
 }
 
 // runPlan runs a plan that was read and prints what became of it.
@@ -230,17 +270,25 @@ func itemExit(item *calls.Item, it session.ItemResult) int {
 	return exitOK
 }
 
-// callSource reads the call text from the argument or -f.
-func (c *cli) callSource(file string, pos []string) (string, error) {
+// callSource reads the call text from -e, the argument or -f.
+func (c *cli) callSource(expr, file string, pos []string) (string, error) {
+	given := 0
+	for _, g := range []bool{expr != "", file != "", len(pos) > 0} {
+		if g {
+			given++
+		}
+	}
 	switch {
-	case file != "" && len(pos) > 0:
-		return "", usagef("give the call as an argument or with -f, not both")
+	case given > 1:
+		return "", usagef("give the call once: as an argument, with -e or with -f")
 	case len(pos) > 1:
 		return "", usagef("one call expression expected, got %d arguments (quote the expression; a server command goes after --)", len(pos))
 	case len(pos) == 1:
 		return pos[0], nil
+	case expr != "":
+		return expr, nil
 	case file == "":
-		return "", usagef("no call given: mcpterm call 'EXPR' or -f FILE")
+		return "", usagef("no call given: mcpterm call 'EXPR', -e EXPR or -f FILE (after -- CMD ARGS, the last argument counts only when it starts with ( { or [)")
 	}
 	var r io.Reader
 	if file == "-" {

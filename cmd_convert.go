@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,45 +15,76 @@ import (
 	"github.com/mcpterm/mcpterm/convert/sexpr"
 	"github.com/mcpterm/mcpterm/convert/term"
 	"github.com/mcpterm/mcpterm/convert/toolset"
+	"github.com/mcpterm/mcpterm/session"
 )
 
 // maxConvertInput bounds what convert reads: far above any real tool list,
 // low enough that a runaway pipe cannot exhaust memory.
 const maxConvertInput = 64 << 20
 
-// runConvert renders a saved tool list (or an MCP-Term document) in another
-// form. What a form leaves out or drops is said on stderr in one line, so
-// stdout stays exactly the document.
+// convertOptions are convert's flags.
+type convertOptions struct {
+	to, aqlMap, aqlMode string
+}
+
+// convertForms are the --to values: every form, and the introspect
+// answers.
+func convertForms() []string { return append(formNames(), "aql-introspect") }
+
+// convertFlags builds convert's flag set: its own flags and the server
+// selection, for reading the tool list from a server instead of a file.
+func (c *cli) convertFlags() (*flag.FlagSet, *serverFlags, *convertOptions) {
+	fs := newFlagSet("convert",
+		"usage: mcpterm convert [--to FORM] [FILE|-]",
+		"       mcpterm convert [--to FORM] -- CMD ARGS | --url URL | --server NAME | --tools FILE",
+		"",
+		"  FILE is a tools/list result (a bare array, {\"tools\": [...]}, a JSON-RPC response)",
+		"  or an MCP-Term document; without FILE, or with -, it is read from stdin. With a server",
+		"  chosen, its tools/list is converted. Without FILE and without a server, convert reads",
+		"  stdin: it does not fall back to the demo server (write -- mcpterm demo-server for that).")
+	var sf serverFlags
+	sf.register(fs)
+	var o convertOptions
+	enum(fs, &o.to, "to", "term", convertForms(), "output `FORM`")
+	fs.StringVar(&o.aqlMap, "aql-map", "", "AQL overrides `FILE` (categories, operation names) for the aql forms")
+	enum(fs, &o.aqlMode, "aql-mode", "single", []string{"single", "semantic"}, "endpoint `MODE` of aql-introspect")
+	return fs, &sf, &o
+}
+
+// runConvert renders a saved tool list, an MCP-Term document or a server's
+// tool list in another form. What a form leaves out or drops is said on
+// stderr in one line, so stdout stays exactly the document.
 func (c *cli) runConvert(args []string) int {
-	fs := flag.NewFlagSet("convert", flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
-	to := fs.String("to", "term", "output `FORM`: "+strings.Join(formNames(), ", ")+", aql-introspect")
-	aqlMap := fs.String("aql-map", "", "AQL overrides `FILE` (categories, operation names) for the aql forms")
-	aqlMode := fs.String("aql-mode", "single", "endpoint `MODE` of aql-introspect: single or semantic")
-	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "usage: mcpterm convert [--to FORM] [FILE|-]")
-		fmt.Fprintln(c.stderr, "  FILE is a tools/list result (a bare array, {\"tools\": [...]}, a JSON-RPC response)")
-		fmt.Fprintln(c.stderr, "  or an MCP-Term document; without FILE, or with -, it is read from stdin.")
-		fs.PrintDefaults()
-	}
-	var pos []string
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return exitOK
-			}
-			return exitUsage
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		rest = fs.Args()[1:]
+	fs, sf, o := c.convertFlags()
+	to, aqlMap, aqlMode := &o.to, &o.aqlMap, &o.aqlMode
+	pos, code, ok := c.parseSelection(fs, sf, args)
+	if !ok {
+		return code
 	}
 	if len(pos) > 1 {
 		fmt.Fprintf(c.stderr, "mcpterm convert: one input at a time, got %d (%s)\n", len(pos), safe.Line(strings.Join(pos, " ")))
 		return exitUsage
+	}
+	live := len(sf.Command) > 0 || sf.URL != "" || sf.Server != ""
+	switch {
+	case (live || sf.ToolsFile != "") && len(pos) > 0:
+		fmt.Fprintf(c.stderr, "mcpterm convert: give a FILE or choose a server, not both (%s)\n", quoteArg(pos[0]))
+		return exitUsage
+	case sf.ToolsFile != "" && !live:
+		pos = []string{sf.ToolsFile}
+		sf.ToolsFile = ""
+	}
+	if !live {
+		// Flags that only make sense with a server: let the selection's own
+		// check say what they need (--sse needs --url, ...).
+		sel := sf.Selection
+		sel.Trace = ""
+		if sel.SSE || len(sel.Headers) > 0 || sel.BearerTokenEnv != "" || len(sel.Configs) > 0 {
+			if _, err := session.Resolve(sel, c.env(), session.Options{}); err != nil {
+				fmt.Fprintf(c.stderr, "mcpterm convert: %s\n", safe.Line(err.Error()))
+				return exitUsage
+			}
+		}
 	}
 	mode, err := parseAQLMode(*aqlMode)
 	if err != nil {
@@ -76,15 +108,9 @@ func (c *cli) runConvert(args []string) int {
 		fmt.Fprintf(c.stderr, "mcpterm convert: unknown form %q; choose one of %s\n", safe.Line(*to), strings.Join(formNames(), ", "))
 		return exitUsage
 	}
-	name, data, err := c.readConvertInput(pos)
-	if err != nil {
-		fmt.Fprintf(c.stderr, "mcpterm convert: %s\n", safe.Line(err.Error()))
-		return exitUsage
-	}
-	set, err := loadConvertInput(data)
-	if err != nil {
-		fmt.Fprintf(c.stderr, "mcpterm convert: %s: %s\n", safe.Line(name), safe.Line(positioned(err)))
-		return exitUsage
+	name, set, code := c.convertInput(sf, live, pos)
+	if set == nil {
+		return code
 	}
 	var out, note string
 	opts, isTerm := convert.TermOptions(form.Name)
@@ -121,6 +147,39 @@ func (c *cli) runConvert(args []string) int {
 		fmt.Fprintf(c.stderr, "mcpterm convert: %s\n", safe.Line(note))
 	}
 	return exitOK
+}
+
+// convertInput reads the tool list: from the chosen server, or from FILE
+// or stdin. It returns the exit code to end with when the set is nil.
+func (c *cli) convertInput(sf *serverFlags, live bool, pos []string) (string, *toolset.Set, int) {
+	if live {
+		ctx := context.Background()
+		cn, code := c.connect(ctx, "convert", sf, session.Options{})
+		if cn == nil {
+			return "", nil, code
+		}
+		defer cn.close()
+		set, err := cn.s.Tools(ctx)
+		if err != nil {
+			fmt.Fprintf(c.stderr, "mcpterm convert: listing tools: %s\n", c.clean(cn.redactor, err.Error()))
+			return "", nil, exitFor(err)
+		}
+		for _, w := range cn.s.ToolWarnings() {
+			fmt.Fprintf(c.stderr, "mcpterm convert: warning: %s\n", c.clean(cn.redactor, w))
+		}
+		return c.clean(cn.redactor, cn.t.Source.String()), set, exitOK
+	}
+	name, data, err := c.readConvertInput(pos)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "mcpterm convert: %s\n", safe.Line(err.Error()))
+		return "", nil, exitUsage
+	}
+	set, err := loadConvertInput(data)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "mcpterm convert: %s: %s\n", safe.Line(name), safe.Line(positioned(err)))
+		return "", nil, exitUsage
+	}
+	return name, set, exitOK
 }
 
 func formNames() []string {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -31,26 +30,30 @@ func (c *cli) runDemoServer(args []string) int {
 // serveDemo serves the demo server until ctx ends (a signal) or, on stdio,
 // until stdin is closed. ready, when set, learns the HTTP address once the
 // listener is up; tests use it to find an ephemeral port.
-func (c *cli) serveDemo(ctx context.Context, args []string, ready func(addr net.Addr)) int {
-	fs := flag.NewFlagSet("demo-server", flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
+// demoServerFlags builds demo-server's flag set.
+func (c *cli) demoServerFlags() (*flag.FlagSet, *string) {
+	fs := newFlagSet("demo-server",
+		"usage: mcpterm demo-server [--listen ADDR]",
+		"",
+		"Serves the built-in demo server over stdio (default) or streamable HTTP, for any MCP client.",
+		"Its state lives in memory and is shared by every client of this process. It takes no server",
+		"selection: it is the server.")
 	listen := fs.String("listen", "", "serve streamable HTTP on `ADDR` (e.g. 127.0.0.1:8080, path /mcp) instead of stdio")
-	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "usage: mcpterm demo-server [--listen ADDR]")
-		fmt.Fprintln(c.stderr, "\nServes the built-in demo server over stdio (default) or streamable HTTP, for any MCP client.")
-		fmt.Fprintln(c.stderr, "Its state lives in memory and is shared by every client of this process.")
-		fmt.Fprintln(c.stderr)
-		fs.PrintDefaults()
+	return fs, listen
+}
+
+func (c *cli) serveDemo(ctx context.Context, args []string, ready func(addr net.Addr)) int {
+	fs, listen := c.demoServerFlags()
+	pos, cmdline, code, ok := c.parseFlags(fs, args)
+	if !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
+	if len(pos) > 0 {
+		fmt.Fprintf(c.stderr, "mcpterm demo-server: unexpected argument %q (demo-server takes no server selection)\n", clipArg(pos[0]))
 		return exitUsage
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(c.stderr, "mcpterm demo-server: unexpected argument %q\n", fs.Arg(0))
-		fs.Usage()
+	if len(cmdline) > 0 {
+		fmt.Fprintln(c.stderr, "mcpterm demo-server: takes no server selection: it is the server (-- CMD ARGS is for the other commands)")
 		return exitUsage
 	}
 	srv := demo.New(demo.Options{})

@@ -13,17 +13,19 @@ import (
 // parseListCommand parses the flags of a command that lists or reads
 // something from a server (resources, prompts): flags and arguments in any
 // order, no positional arguments (a server command goes after --), and
-// --output text or json. It returns ok, or the exit code to end with.
+// --output text or json (JSON errors with json). It returns ok, or the
+// exit code to end with.
 func (c *cli) parseListCommand(name string, fs *flag.FlagSet, sf *serverFlags, of *outputFlags, args []string) (int, bool) {
-	pos, code, ok := sf.parse(fs, args)
+	pos, code, ok := c.parseSelection(fs, sf, args)
 	if !ok {
 		return code, false
 	}
+	c.jsonErrors(of.output == "json")
 	if c.unexpectedArgs("mcpterm "+name, pos) {
 		return exitUsage, false
 	}
-	if of.output != "text" && of.output != "json" {
-		fmt.Fprintf(c.stderr, "mcpterm %s: --output %s: want text or json\n", name, quoteArg(of.output))
+	if err := of.check(); err != nil {
+		fmt.Fprintf(c.stderr, "mcpterm %s: %v\n", name, err)
 		return exitUsage, false
 	}
 	return exitOK, true

@@ -11,25 +11,40 @@ import (
 	"github.com/mcpterm/mcpterm/session"
 )
 
+// promptsOptions are prompts' flags.
+type promptsOptions struct {
+	sf    serverFlags
+	get   string
+	pargs listFlag
+	of    outputFlags
+}
+
+// promptsFlags builds prompts' flag set.
+func (c *cli) promptsFlags() (*flag.FlagSet, *promptsOptions) {
+	fs := newFlagSet("prompts",
+		"usage: mcpterm prompts [--get NAME [--arg k=v]...] [--output text|json] [--max-output N] [server selection]",
+		"",
+		"Lists a server's prompts, or renders one with --get and its arguments.",
+		"server selection: nothing (demo), -- CMD ARGS, --url URL, --server NAME (not --tools: a saved",
+		"tool list has no prompts)")
+	var o promptsOptions
+	o.sf.register(fs)
+	refusedOffline(fs, "it has no prompts")
+	fs.StringVar(&o.get, "get", "", "render the prompt called `NAME`")
+	fs.Var(&o.pargs, "arg", "with --get: a prompt argument `k=v` (repeatable)")
+	o.of.register(fs, "text", "json")
+	return fs, &o
+}
+
 // runPrompts lists a server's prompts, or renders one with --get NAME and
 // --arg k=v.
 func (c *cli) runPrompts(args []string) int {
-	fs := flag.NewFlagSet("prompts", flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
-	var sf serverFlags
-	sf.register(fs)
-	get := fs.String("get", "", "render the prompt called `NAME`")
-	var pargs listFlag
-	fs.Var(&pargs, "arg", "with --get: a prompt argument `k=v` (repeatable)")
-	var of outputFlags
-	of.register(fs, "text")
-	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "usage: mcpterm prompts [--get NAME [--arg k=v]...] [--output text|json] [server selection]")
-		fs.PrintDefaults()
-	}
-	if code, ok := c.parseListCommand("prompts", fs, &sf, &of, args); !ok {
+	fs, o := c.promptsFlags()
+	sf, get, of := &o.sf, &o.get, &o.of
+	if code, ok := c.parseListCommand("prompts", fs, sf, of, args); !ok {
 		return code
 	}
+	pargs := o.pargs
 	values := map[string]string{}
 	for _, a := range pargs {
 		k, v, ok := strings.Cut(a, "=")
@@ -44,7 +59,7 @@ func (c *cli) runPrompts(args []string) int {
 		return exitUsage
 	}
 	ctx := context.Background()
-	cn, code := c.connect(ctx, "prompts", &sf, session.Options{})
+	cn, code := c.connect(ctx, "prompts", sf, session.Options{})
 	if cn == nil {
 		return code
 	}

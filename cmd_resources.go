@@ -11,25 +11,46 @@ import (
 	"github.com/mcpterm/mcpterm/session"
 )
 
+// resourcesOptions are resources' flags.
+type resourcesOptions struct {
+	sf   serverFlags
+	read string
+	of   outputFlags
+}
+
+// resourcesFlags builds resources' flag set.
+func (c *cli) resourcesFlags() (*flag.FlagSet, *resourcesOptions) {
+	fs := newFlagSet("resources",
+		"usage: mcpterm resources [--read URI] [--output text|json] [--max-output N] [server selection]",
+		"",
+		"Lists a server's resources and resource templates, or reads one resource with --read.",
+		"server selection: nothing (demo), -- CMD ARGS, --url URL, --server NAME (not --tools: a saved",
+		"tool list has no resources)")
+	var o resourcesOptions
+	o.sf.register(fs)
+	refusedOffline(fs, "it has no resources")
+	fs.StringVar(&o.read, "read", "", "read the resource at `URI` (a listed URI or one made from a template)")
+	o.of.register(fs, "text", "json")
+	return fs, &o
+}
+
+// refusedOffline rewrites --tools' help for a command that needs a live
+// server: the flag is kept, so using it gets a plain refusal rather than
+// "flag provided but not defined".
+func refusedOffline(fs *flag.FlagSet, why string) {
+	fs.Lookup("tools").Usage = "refused here: `FILE` would be a saved tool list, and " + why
+}
+
 // runResources lists a server's resources and resource templates, or reads
 // one resource with --read URI.
 func (c *cli) runResources(args []string) int {
-	fs := flag.NewFlagSet("resources", flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
-	var sf serverFlags
-	sf.register(fs)
-	read := fs.String("read", "", "read the resource at `URI` (a listed URI or one made from a template)")
-	var of outputFlags
-	of.register(fs, "text")
-	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "usage: mcpterm resources [--read URI] [--output text|json] [server selection]")
-		fs.PrintDefaults()
-	}
-	if code, ok := c.parseListCommand("resources", fs, &sf, &of, args); !ok {
+	fs, o := c.resourcesFlags()
+	sf, read, of := &o.sf, &o.read, &o.of
+	if code, ok := c.parseListCommand("resources", fs, sf, of, args); !ok {
 		return code
 	}
 	ctx := context.Background()
-	cn, code := c.connect(ctx, "resources", &sf, session.Options{})
+	cn, code := c.connect(ctx, "resources", sf, session.Options{})
 	if cn == nil {
 		return code
 	}

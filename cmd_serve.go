@@ -40,14 +40,27 @@ type serveFlags struct {
 // serve runs the gateway until ctx ends (a signal) or, on stdio, until
 // stdin is closed. ready, when set, learns the HTTP address once the
 // listener is up; tests use it to find an ephemeral port.
-func (c *cli) serve(ctx context.Context, args []string, ready func(net.Addr)) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
+// serveFlags builds serve's flag set.
+func (c *cli) serveFlags() (*flag.FlagSet, *serverFlags, *serveFlags) {
+	fs := newFlagSet("serve",
+		"usage: mcpterm serve [--mode term|aql-single|aql-semantic] [--descriptions full|lean] [--listen ADDR]",
+		"                     [--allow P] [--deny P] [--read-only] [--yes] [--audit FILE] [server selection]",
+		"",
+		"Serves the selected server (the demo server by default) to MCP clients, with its tools",
+		"as one MCP-Term tool (term) or as MCP-AQL endpoints; resources and prompts pass through.",
+		"stdio by default; streamable HTTP at http://ADDR/mcp with --listen. Notes go to stderr.",
+		"server selection: nothing (demo), -- CMD ARGS, --url URL, --server NAME (not --tools: a saved",
+		"tool list has no server to run the calls)")
 	var sf serverFlags
 	sf.register(fs)
+	refusedOffline(fs, "it has no server to run the calls")
 	var vf serveFlags
-	fs.StringVar(&vf.mode, "mode", "term", "how clients see the tools: term, aql-single or aql-semantic")
-	fs.StringVar(&vf.descriptions, "descriptions", "full", "term mode: full, or lean (first sentence of each tool, no field descriptions)")
+	modes := []string{}
+	for _, m := range gateway.Modes() {
+		modes = append(modes, string(m))
+	}
+	enum(fs, &vf.mode, "mode", "term", modes, "how clients see the tools")
+	enum(fs, &vf.descriptions, "descriptions", "full", []string{"full", "lean"}, "term mode: full, or lean (first sentence of each tool, no field descriptions)")
 	fs.StringVar(&vf.listen, "listen", "", "serve streamable HTTP on `ADDR` (e.g. 127.0.0.1:8080, path /mcp) instead of stdio")
 	fs.Var(&vf.allow, "allow", "expose and run only tools matching this `PATTERN` (glob; repeatable, or comma-separated)")
 	fs.Var(&vf.deny, "deny", "hide and refuse tools matching this `PATTERN` (wins over --allow)")
@@ -55,26 +68,22 @@ func (c *cli) serve(ctx context.Context, args []string, ready func(net.Addr)) in
 	fs.BoolVar(&vf.yes, "yes", false, "allow destructive tools (refused otherwise: a client cannot confirm them)")
 	fs.StringVar(&vf.audit, "audit", "", "append a JSON line per call (and per refusal) to `FILE`")
 	fs.StringVar(&vf.aqlMap, "aql-map", "", "correct tool categories (which the destructive rule reads, in every mode) or AQL operation names from this JSON `FILE`")
-	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "usage: mcpterm serve [--mode term|aql-single|aql-semantic] [--descriptions full|lean] [--listen ADDR]")
-		fmt.Fprintln(c.stderr, "                     [--allow P] [--deny P] [--read-only] [--yes] [--audit FILE] [server selection]")
-		fmt.Fprintln(c.stderr, "\nServes the selected server (the demo server by default) to MCP clients, with its tools")
-		fmt.Fprintln(c.stderr, "as one MCP-Term tool (term) or as MCP-AQL endpoints; resources and prompts pass through.")
-		fmt.Fprintln(c.stderr, "stdio by default; streamable HTTP at http://ADDR/mcp with --listen. Notes go to stderr.")
-		fmt.Fprintln(c.stderr)
-		fs.PrintDefaults()
-	}
-	pos, code, ok := sf.parse(fs, args)
+	return fs, &sf, &vf
+}
+
+func (c *cli) serve(ctx context.Context, args []string, ready func(net.Addr)) int {
+	fs, sf, vf := c.serveFlags()
+	pos, code, ok := c.parseSelection(fs, sf, args)
 	if !ok {
 		return code
 	}
-	opts, err := c.serveOptions(&sf, &vf, pos)
+	opts, err := c.serveOptions(sf, vf, pos)
 	if err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm serve:", err)
 		return exitUsage
 	}
 
-	cn, code := c.connect(ctx, "serve", &sf, session.Options{ClientName: "mcpterm-gateway"})
+	cn, code := c.connect(ctx, "serve", sf, session.Options{ClientName: "mcpterm-gateway"})
 	if cn == nil {
 		return code
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -34,8 +35,8 @@ func (sf *serverFlags) registerLive(fs *flag.FlagSet) {
 	fs.BoolVar(&sf.SSE, "sse", false, "with --url: use the legacy HTTP+SSE transport")
 	fs.Var((*headerFlag)(&sf.Headers), "header", "with --url: send the HTTP header `'K: V'` (repeatable)")
 	fs.StringVar(&sf.BearerTokenEnv, "bearer-token-env", "", "with --url: send 'Authorization: Bearer $`VAR`'")
-	fs.StringVar(&sf.Server, "server", "", "connect to the server called `NAME` in an mcpServers config")
-	fs.Var((*listFlag)(&sf.Configs), "config", "with --server: read this mcpServers config `FILE` (repeatable; default: the usual places)")
+	fs.StringVar(&sf.Server, "server", "", "connect to the server called `NAME` in an MCP client's config (mcpterm servers lists them)")
+	fs.Var((*listFlag)(&sf.Configs), "config", "with --server: read this config `FILE` (repeatable; default: the usual places of Claude, Cursor, VS Code, Zed, Codex, Gemini CLI and Windsurf)")
 	fs.StringVar(&sf.Trace, "trace", "", "write every JSON-RPC message to `FILE` as JSON lines")
 	fs.DurationVar(&sf.Timeout, "timeout", 60*time.Second, "give up on a request after this long without an answer or progress")
 }
@@ -96,7 +97,7 @@ func usagef(format string, args ...any) error { return fmt.Errorf(format, args..
 
 // env is what resolving a selection reads from the outside world: this
 // process's working directory and home, and the cli's environment.
-func (c *cli) env() session.Env { return session.Env{Getenv: c.getenv} }
+func (c *cli) env() session.Env { return session.Env{Getenv: c.getenv, Cwd: c.cwd, Home: c.home} }
 
 // connection is an open session on a resolved target.
 type connection struct {
@@ -119,6 +120,9 @@ func (c *cli) clean(r *safe.Redactor, s string) string { return safe.Text(r.Reda
 // in the selection or an unreadable --tools file, 3 for a server that
 // cannot be reached.
 func (c *cli) connect(ctx context.Context, cmd string, sf *serverFlags, base session.Options) (*connection, int) {
+	if base.ClientVersion == "" {
+		base.ClientVersion = c.clientVersion()
+	}
 	t, err := session.Resolve(sf.Selection, c.env(), base)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "mcpterm %s: %s\n", cmd, safe.Text(err.Error()))
@@ -164,21 +168,33 @@ func severity(code int) int {
 type outputFlags struct {
 	output    string
 	maxOutput int
+	formats   []string // the --output values this command takes
 }
 
-func (of *outputFlags) register(fs *flag.FlagSet, def string) {
-	fs.StringVar(&of.output, "output", def, "result format: sexpr or json")
+// register adds --output (one of formats, the first the default) and
+// --max-output. The help lists exactly formats, which check accepts.
+func (of *outputFlags) register(fs *flag.FlagSet, formats ...string) {
+	of.formats = formats
+	enum(fs, &of.output, "output", formats[0], formats, "result format (with json, errors are JSON objects on stderr)")
 	fs.IntVar(&of.maxOutput, "max-output", 0, "print at most `N` bytes, saying what was cut (0: no limit)")
 }
 
 func (of *outputFlags) check() error {
-	if of.output != "sexpr" && of.output != "json" {
-		return usagef("--output %q: want sexpr or json", clipArg(of.output))
+	if !slices.Contains(of.formats, of.output) {
+		return usagef("--output %q: want %s", clipArg(of.output), orList(of.formats))
 	}
 	if of.maxOutput < 0 {
 		return usagef("--max-output %d: want 0 or more bytes", of.maxOutput)
 	}
 	return nil
+}
+
+// orList is "a, b or c".
+func orList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // emit prints text that may hold anything a server said: secrets are

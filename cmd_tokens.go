@@ -40,29 +40,41 @@ type tokensFileList []string
 func (l *tokensFileList) String() string     { return strings.Join(*l, ",") }
 func (l *tokensFileList) Set(v string) error { *l = append(*l, v); return nil }
 
+// tokensOptions are tokens' flags.
+type tokensOptions struct {
+	sf                        serverFlags
+	files                     tokensFileList
+	enc, format, aqlMap, sort string
+}
+
+// tokensFlags builds tokens' flag set.
+func (c *cli) tokensFlags() (*flag.FlagSet, *tokensOptions) {
+	fs := newFlagSet("tokens",
+		"usage: mcpterm tokens [--encoding E] [--format table|md|json|csv] [--sort FIELD] [server selection | --tools FILE ...]",
+		"",
+		"Token counts of every rendering (convert --to FORM) per tool and per server, with savings",
+		"against the json baseline and the floor, and the AQL forms' true cost (upfront plus the",
+		"introspect answers a model reads later). No selection: the built-in demo server. See docs/tokens.md.",
+		"With --format json, errors are JSON objects on stderr.")
+	var o tokensOptions
+	o.sf.registerLive(fs)
+	fs.Var(&o.files, "tools", "offline: a saved tools/list result `FILE` instead of a server (repeatable: one section per server plus a grand total)")
+	enum(fs, &o.enc, "encoding", tokens.DefaultEncoding, tokens.Encodings(), "tokenizer")
+	enum(fs, &o.format, "format", "table", tokens.Formats(), "output")
+	fs.StringVar(&o.aqlMap, "aql-map", "", "AQL overrides `FILE` (categories, operation names) for the aql columns")
+	enum(fs, &o.sort, "sort", "order", tokensSortFields(), "tool order: order (as the server lists them), name, or a form name (largest first)")
+	return fs, &o
+}
+
 func (c *cli) runTokens(args []string) int {
-	fs := flag.NewFlagSet("mcpterm tokens", flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
-	var sf serverFlags
-	sf.registerLive(fs)
-	var files tokensFileList
-	fs.Var(&files, "tools", "offline: a saved tools/list result `FILE` instead of a server (repeatable: one section per server plus a grand total)")
-	enc := fs.String("encoding", tokens.DefaultEncoding, "tokenizer: "+strings.Join(tokens.Encodings(), " or "))
-	format := fs.String("format", "table", "output: "+strings.Join(tokens.Formats(), ", "))
-	aqlMap := fs.String("aql-map", "", "AQL overrides `FILE` (categories, operation names) for the aql columns")
-	sortBy := fs.String("sort", "order", "tool order: order (as the server lists them), name, or a form name (largest first)")
-	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "usage: mcpterm tokens [--encoding E] [--format table|md|json|csv] [--sort FIELD] [server selection | --tools FILE ...]")
-		fmt.Fprintln(c.stderr, "\nToken counts of every rendering (convert --to FORM) per tool and per server, with savings")
-		fmt.Fprintln(c.stderr, "against the json baseline and the floor, and the AQL forms' true cost (upfront plus the")
-		fmt.Fprintln(c.stderr, "introspect answers a model reads later). No selection: the built-in demo server. See docs/tokens.md.")
-		fmt.Fprintln(c.stderr)
-		fs.PrintDefaults()
-	}
-	pos, code, ok := sf.parse(fs, args)
+	fs, o := c.tokensFlags()
+	sf, enc, format, aqlMap, sortBy := &o.sf, &o.enc, &o.format, &o.aqlMap, &o.sort
+	pos, code, ok := c.parseSelection(fs, sf, args)
 	if !ok {
 		return code
 	}
+	files := o.files
+	c.jsonErrors(*format == "json")
 	if c.unexpectedArgs("mcpterm tokens", pos) {
 		return exitUsage
 	}
@@ -80,7 +92,7 @@ func (c *cli) runTokens(args []string) int {
 		return exitUsage
 	}
 	counter.Load() // the ranks load while the tool lists are read
-	src, err := c.tokensSource(files, &sf)
+	src, err := c.tokensSource(files, sf)
 	if err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm tokens:", err)
 		return exitUsage

@@ -15,34 +15,55 @@ import (
 	"github.com/mcpterm/mcpterm/session/policy"
 )
 
+// toolsOptions are tools' own flags.
+type toolsOptions struct {
+	sf        serverFlags
+	format    string
+	maxOutput int
+}
+
+// toolsFormats are the --format values: the list, the definitions as sent,
+// and every form of mcpterm convert.
+func toolsFormats() []string { return append([]string{"list", "json"}, formNames()...) }
+
+// toolsFlags builds tools' flag set.
+func (c *cli) toolsFlags() (*flag.FlagSet, *toolsOptions) {
+	fs := newFlagSet("tools",
+		"usage: mcpterm tools [--format FORMAT] [--max-output N] [server selection]",
+		"",
+		"Lists a server's tools: one line each by default (name, read-only/write/destructive hint and",
+		"the first line of the description, cut to the width on a terminal, whole when piped), the",
+		"definitions as the server sent them with --format json, or any form of mcpterm convert.",
+		"With --format json, errors are JSON objects on stderr.",
+		"server selection: nothing (demo), -- CMD ARGS, --url URL, --server NAME, --tools FILE (offline)")
+	var o toolsOptions
+	o.sf.register(fs)
+	enum(fs, &o.format, "format", "list", toolsFormats(), "output `FORMAT`")
+	fs.IntVar(&o.maxOutput, "max-output", 0, "print at most `N` bytes, saying what was cut (0: no limit)")
+	return fs, &o
+}
+
 // runTools lists a server's tools: a readable summary by default, the tool
 // definitions as the server sent them with --format json, or any rendering
 // of package convert (term, dts, ...) by name.
 func (c *cli) runTools(args []string) int {
-	fs := flag.NewFlagSet("tools", flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
-	var sf serverFlags
-	sf.register(fs)
-	format := fs.String("format", "list", "list, json (as the server sent them), term, dts, or any `FORM` of mcpterm convert")
-	maxOutput := fs.Int("max-output", 0, "print at most `N` bytes, saying what was cut (0: no limit)")
-	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "usage: mcpterm tools [--format list|json|term|dts] [server selection]")
-		fs.PrintDefaults()
-	}
-	pos, code, ok := sf.parse(fs, args)
+	fs, o := c.toolsFlags()
+	pos, code, ok := c.parseSelection(fs, &o.sf, args)
 	if !ok {
 		return code
 	}
+	c.jsonErrors(o.format == "json")
 	if c.unexpectedArgs("mcpterm tools", pos) {
 		return exitUsage
 	}
-	render, err := toolsRenderer(*format)
+	width, terminal := c.stdoutTerminal()
+	render, err := toolsRenderer(o.format, width, terminal)
 	if err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm tools:", err)
 		return exitUsage
 	}
 	ctx := context.Background()
-	cn, code := c.connect(ctx, "tools", &sf, session.Options{})
+	cn, code := c.connect(ctx, "tools", &o.sf, session.Options{})
 	if cn == nil {
 		return code
 	}
@@ -60,15 +81,16 @@ func (c *cli) runTools(args []string) int {
 		fmt.Fprintf(c.stderr, "mcpterm tools: %s\n", c.clean(cn.redactor, err.Error()))
 		return exitUsage
 	}
-	c.emit(cn.redactor, *maxOutput, out)
+	c.emit(cn.redactor, o.maxOutput, out)
 	return exitOK
 }
 
-// toolsRenderer picks the rendering for --format.
-func toolsRenderer(format string) (func(*toolset.Set) (string, error), error) {
+// toolsRenderer picks the rendering for --format; the list is fitted to
+// width columns on a terminal, and whole otherwise.
+func toolsRenderer(format string, width int, terminal bool) (func(*toolset.Set) (string, error), error) {
 	switch format {
 	case "list":
-		return toolList, nil
+		return func(s *toolset.Set) (string, error) { return toolList(s, width, terminal), nil }, nil
 	case "json":
 		// The definitions exactly as the server sent them.
 		return func(s *toolset.Set) (string, error) { return s.Result().Pretty(), nil }, nil
@@ -85,14 +107,20 @@ func toolsRenderer(format string) (func(*toolset.Set) (string, error), error) {
 }
 
 // toolList is the readable summary: one line per tool with its behaviour
-// hint and the first line of its description. The hint is the policy's
-// (policy.IsDestructive, with the tool's AQL category): "destruct" is what
-// `mcpterm call` runs only with --yes.
-func toolList(s *toolset.Set) (string, error) {
+// hint and its description. The hint is the policy's (policy.IsDestructive,
+// with the tool's AQL category): "destruct" is what `mcpterm call` runs only
+// with --yes. The description is its first line (--format json has all of
+// it): on a terminal cut with "…" to fit width (100 columns when the width
+// is unknown), and whole otherwise, so a pipe or a file gets every word.
+func toolList(s *toolset.Set, width int, terminal bool) string {
 	var b strings.Builder
-	width := 4
+	nameWidth := 4
 	for _, t := range s.Tools {
-		width = max(width, min(len(t.Name), 40))
+		nameWidth = max(nameWidth, min(len(t.Name), 40))
+	}
+	room := 100
+	if width > 0 {
+		room = max(20, width-nameWidth-12) // the name, the hint and their gaps
 	}
 	codec := calls.New(s, calls.Options{})
 	for _, t := range s.Tools {
@@ -103,8 +131,11 @@ func toolList(s *toolset.Set) (string, error) {
 		case t.Annotations.ReadOnly():
 			hint = "readonly"
 		}
-		desc := shorten(safe.Line(firstLine(t.Description)), 100)
-		fmt.Fprintf(&b, "%-*s  %s  %s\n", width, safe.Line(t.Name), hint, desc)
+		desc := safe.Line(firstLine(t.Description))
+		if terminal {
+			desc = shorten(desc, room)
+		}
+		fmt.Fprintf(&b, "%-*s  %s  %s\n", nameWidth, safe.Line(t.Name), hint, desc)
 	}
 	fmt.Fprintf(&b, "(%d tools", len(s.Tools))
 	if s.Server != "" {
@@ -114,7 +145,7 @@ func toolList(s *toolset.Set) (string, error) {
 		}
 	}
 	b.WriteString(")\n")
-	return b.String(), nil
+	return b.String()
 }
 
 // shorten cuts s to at most n runes, marking the cut with "…".
