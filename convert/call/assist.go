@@ -161,13 +161,9 @@ func (w *walker) offer(sp *spot, m *matcher) {
 	}
 	if sp.hasVal {
 		if sp.whole != nil {
-			for _, c := range w.r.slotValues(w.root, sp.whole, m.quoted) {
-				m.add(c)
-			}
+			w.offerValues(sp, sp.whole, m)
 		}
-		for _, c := range w.r.slotValues(w.root, sp.val, m.quoted) {
-			m.add(c)
-		}
+		w.offerValues(sp, sp.val, m)
 	}
 	if sp.rec == nil {
 		return
@@ -175,6 +171,21 @@ func (w *walker) offer(sp *spot, m *matcher) {
 	for k, c := range w.r.paramCandidates(w.root, sp.rec, sp.st.call) {
 		if sp.given[k] || !sp.keyed && c.Text[0] == '"' {
 			continue // a string names a parameter only once named ones have begun
+		}
+		m.add(c)
+	}
+}
+
+// offerValues adds the values of slot s. Where a parameter could be named
+// instead (a positional slot), a keyword that names one is read as that
+// name, so it is not offered as a value: (:text "x") names the field text
+// even where the tag :text would go.
+func (w *walker) offerValues(sp *spot, s *ojson.Value, m *matcher) {
+	for _, c := range w.r.slotValues(w.root, s, m.quoted) {
+		if sp.rec != nil && c.Text[0] == ':' {
+			if _, names := sp.rec.index[c.Text[1:]]; names {
+				continue
+			}
 		}
 		m.add(c)
 	}
@@ -276,7 +287,7 @@ func (c *valueCollector) literal(x *ojson.Value) {
 }
 
 func (c *valueCollector) word(text string, kind CandidateKind) {
-	if c.quoted != (text[0] == '"') {
+	if c.quoted && text[0] != '"' {
 		return
 	}
 	for _, o := range c.out {

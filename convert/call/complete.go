@@ -86,6 +86,20 @@ func (r *Resolver) Complete(before string) Completion {
 	return out
 }
 
+// Filter keeps the candidates that fit word, ordered as Complete orders
+// them (the word itself, then what begins with it, begins with it ignoring
+// case and - versus _, has a part that begins with it; the candidates'
+// own order within each). A word that begins with a quote is a string, and
+// only strings fit it. For front ends that narrow a list as typing goes on,
+// and for package calls, which completes JSON with the same rule.
+func Filter(word string, cands []Candidate) []Candidate {
+	m := matcher{word: word, quoted: word != "" && word[0] == '"'}
+	for _, c := range cands {
+		m.add(c)
+	}
+	return m.result()
+}
+
 // matcher keeps the candidates that fit the word, with how well they fit.
 type matcher struct {
 	word   string
@@ -100,8 +114,8 @@ type ranked struct {
 }
 
 func (m *matcher) add(c Candidate) {
-	if c.Text == "" || m.quoted != (c.Text[0] == '"') {
-		return
+	if c.Text == "" || m.quoted && c.Text[0] != '"' {
+		return // inside a string only strings fit
 	}
 	rk := matchRank(c.Text, m.word)
 	if rk < 0 {

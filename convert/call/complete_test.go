@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpterm/mcpterm/convert/toolset"
 )
 
 // show writes candidates as text[kind], the way the tables below expect.
@@ -72,7 +74,8 @@ func TestComplete(t *testing.T) {
 		{`(dpq "q" () (:csv :level1 (`, ``, `:level2[field]`},
 		{`(dpq "q" () (:csv :level1 (:level2 (:level3 (:level4 (:level5 (`, ``, `:deep[field]`},
 		{`(dpq "q" () (:csv) :joins ((`, ``, `:left[field] :right[field] :type[field] :on[field]`},
-		{`(dpq "q" () (:csv) :joins (("a" "b" `, ``, `:inner[enum] :left[enum] :right[enum] :type[field] :on[field]`},
+		{`(dpq "q" () (:csv) :joins (("a" "b" `, ``, `:inner[enum] :type[field] :on[field]`}, // :left names a field
+		{`(dpq "q" () (:csv) :joins (("a" "b" :type `, ``, `:inner[enum] :left[enum] :right[enum]`},
 		{`(dpq "q" () (:csv) :joins (("a" "b" :inner ((`, ``, `:left[field] :op[field] :right[field]`},
 		{`(dpq "q" () (:csv) :joins (("a" "b" :inner (("x" `, ``, `:=[enum] :!=[enum] :<[enum] :>[enum] :op[field] :right[field]`},
 		{`(ncp (`, ``, `:page_id[field] :database_id[field]`},
@@ -115,6 +118,32 @@ func TestComplete(t *testing.T) {
 		ok := got == want || prefix && strings.HasPrefix(got, want+" ")
 		if !ok || c.Word != tt.word || c.Start != len(tt.before)-len(tt.word) {
 			t.Errorf("Complete(%q):\n got  %q at %d: %s\n want %q at %d: %s", tt.before, c.Word, c.Start, got, tt.word, len(tt.before)-len(tt.word), tt.want)
+		}
+	}
+}
+
+// Enum strings that are not keyword-like are offered quoted, with an empty
+// word too; a union of enums offers every member's values.
+func TestCompleteStrings(t *testing.T) {
+	set, err := toolset.Parse([]byte(`{"tools": [{"name": "weather", "inputSchema": {"type": "object",
+		"properties": {"city": {"enum": ["New York", "Paris", "Zürich"]}, "units": {"anyOf": [{"enum": ["metric"]}, {"const": "imperial"}, {"type": "null"}]}},
+		"required": ["city"]}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewResolver(set)
+	for _, tt := range []struct{ before, word, want string }{
+		{`(weather `, ``, `"New York"[enum] :Paris[enum] :Zürich[enum] :city[param] :units[param]`},
+		{`(weather "`, `"`, `"New York"[enum] "Paris"[enum] "Zürich"[enum]`},
+		{`(weather "Z`, `"Z`, `"Zürich"[enum]`},
+		{`(weather :P`, `:P`, `:Paris[enum]`},
+		{`(weather :z`, `:z`, `:Zürich[enum]`},
+		{`(weather :Paris `, ``, `:metric[enum] :imperial[enum] nil[literal] :units[param]`},
+		{`(weather :Paris :units `, ``, `:metric[enum] :imperial[enum] nil[literal]`},
+	} {
+		c := r.Complete(tt.before)
+		if got := show(c.Items); got != tt.want || c.Word != tt.word {
+			t.Errorf("Complete(%q):\n got  %q: %s\n want %q: %s", tt.before, c.Word, got, tt.word, tt.want)
 		}
 	}
 }
@@ -171,6 +200,9 @@ func TestSignature(t *testing.T) {
 		{`(fr "/x" :lim `, "file_read", "", "lim", "lim", "(opt integer)", "", false, ""},
 		{`(fr "/x" :enc :utf8 `, "file_read", "", "", "", "", "", false, ""},
 		{`(fr "/x" :enc :utf8 :o`, "file_read", "", "off", "off", "(opt integer)", "", false, ""},
+		{`(fr :enc`, "file_read", "", "enc", "enc", ":utf8|:base64", ":utf8 :base64", false, ""},
+		{`(fr :l`, "file_read", "", "lim", "lim", "(opt integer)", "", false, ""},
+		{`(fr "/x" :utf`, "file_read", "", "enc", "enc", ":utf8|:base64", ":utf8 :base64", false, ""},
 		{"(batch\n  (1 (fr \"/a\"))\n  (b2 (fr \"/b\" :enc ", "file_read", "b2", "enc", "enc", ":utf8|:base64", ":utf8 :base64", false, ""},
 		{`(batch (7 (fr`, "file_read", "7", "", "", "", "", false, ""},
 		{`(nu "d" ((delete 1 `, "note_update", "", "ops", "ops/0/len", "integer", "", true, "delete"},

@@ -79,6 +79,8 @@ func (r *Resolver) Signature(before string) (Signature, bool) {
 	}
 	if sp == nil && len(w.spots) > 0 {
 		sp = &w.spots[0]
+	}
+	if sp != nil && !sp.named {
 		w.namedByWord(sp)
 	}
 	var st state
@@ -110,10 +112,11 @@ func (r *Resolver) Signature(before string) (Signature, bool) {
 	return sig, true
 }
 
-// namedByWord makes a spot where only a :name may come describe the
-// parameter the word names, when it names one (or begins only one).
+// namedByWord makes a spot describe the parameter the word at the cursor
+// names, when it names one (or begins only one): (fr :enc is on enc, not
+// on the path a positional value would fill.
 func (w *walker) namedByWord(sp *spot) {
-	if sp.rec == nil || sp.hasVal {
+	if sp.rec == nil {
 		return
 	}
 	word, _ := w.c.wordText()
@@ -137,6 +140,7 @@ func (w *walker) namedByWord(sp *spot) {
 		}
 	}
 	sp.value(sp.rec.params[k].schema, k, sp.rec.params[k].name, true)
+	sp.whole, sp.elem = nil, -1
 }
 
 // describeSlot fills in the type, values, description and requiredness of
