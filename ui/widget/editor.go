@@ -21,16 +21,38 @@ type Editor struct {
 	col     int // cursor column, in runes
 	goalCol int // column kept while moving up and down
 	top     int // first line on screen
+	topRow  int // its first screen row shown (of its segments and caret row)
 	width   int
 	height  int
 	focused bool
 	version int // bumps on every change of the text
 
 	keys        editorKeys
-	text        lipgloss.Style
-	cursor      lipgloss.Style
+	text        *Ink
+	cursor      *Ink
 	placeholder lipgloss.Style
 	Placeholder string
+	// Paint, when set, colours the lines on screen (syntax, a matching
+	// bracket, an error's place).
+	Paint Painter
+	// Caret, when set (SetCaret), is a row drawn under the screen row
+	// holding its column, pointing at it: where an error is.
+	Caret *Caret
+}
+
+// SetCaret points at a place in the text (nil: nowhere), keeping the
+// cursor on screen.
+func (e *Editor) SetCaret(c *Caret) {
+	e.Caret = c
+	e.scrollToCursor()
+}
+
+// Caret points at runes [Col, Col+Len) of line Row with a ^ under each
+// and Text after them, in Ink.
+type Caret struct {
+	Row, Col, Len int
+	Text          string
+	Ink           *Ink
 }
 
 // editorKeys are the editing bindings (part of the help's full view).
@@ -54,11 +76,11 @@ func defaultEditorKeys() editorKeys {
 
 // NewEditor is an empty editor.
 func NewEditor() Editor {
-	return Editor{lines: [][]rune{{}}, keys: defaultEditorKeys(), width: 40, height: 5}
+	return Editor{lines: [][]rune{{}}, keys: defaultEditorKeys(), width: 40, height: 5, cursor: NewInk(lipgloss.NewStyle().Reverse(true))}
 }
 
 func (e *Editor) SetStyles(text, cursor, placeholder lipgloss.Style) {
-	e.text, e.cursor, e.placeholder = text, cursor, placeholder
+	e.text, e.cursor, e.placeholder = NewInk(text), NewInk(cursor), placeholder
 }
 
 func (e *Editor) SetWidth(w int)  { e.width = max(w, 2); e.scrollToCursor() }
@@ -97,22 +119,65 @@ func (e *Editor) SetValue(s string) {
 	e.MoveToEnd()
 }
 
-// sanitizeInput keeps typed or pasted text printable: terminals paste line
-// ends as CR (or CRLF), which become newlines; tabs become spaces; other
-// controls go.
+// sanitizeInput keeps typed, pasted or loaded text printable: terminals
+// paste line ends as CR (or CRLF), which become newlines; tabs become
+// spaces; other controls, C1 ones too, go.
 func sanitizeInput(s string) string {
-	if !strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 && r != '\n' || r == 0x7f }) {
+	if !strings.ContainsFunc(s, isControl) {
 		return s
 	}
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	s = strings.ReplaceAll(s, "\t", "  ")
 	return strings.Map(func(r rune) rune {
-		if r < 0x20 && r != '\n' || r == 0x7f {
+		if isControl(r) {
 			return -1
 		}
 		return r
 	}, s)
+}
+
+func isControl(r rune) bool { return r < 0x20 && r != '\n' || r >= 0x7f && r <= 0x9f }
+
+// RuneBefore is the rune left of the cursor on its line ('\n' at a line's
+// start, 0 at the text's); RuneAfter the one under it ('\n' at a line's
+// end, 0 at the text's).
+func (e *Editor) RuneBefore() rune {
+	switch {
+	case e.col > 0:
+		return e.lines[e.row][e.col-1]
+	case e.row > 0:
+		return '\n'
+	}
+	return 0
+}
+
+func (e *Editor) RuneAfter() rune {
+	switch line := e.lines[e.row]; {
+	case e.col < len(line):
+		return line[e.col]
+	case e.row < len(e.lines)-1:
+		return '\n'
+	}
+	return 0
+}
+
+// CursorLeft and CursorRight move the cursor one rune on its line.
+func (e *Editor) CursorLeft()  { e.col = max(e.col-1, 0); e.goalCol = e.col; e.scrollToCursor() }
+func (e *Editor) CursorRight() { e.col = min(e.col+1, len(e.lines[e.row])); e.goalCol = e.col; e.scrollToCursor() }
+
+// DeleteAround deletes up to before runes left of the cursor and after
+// runes right of it, on its line.
+func (e *Editor) DeleteAround(before, after int) {
+	line := e.lines[e.row]
+	from, to := max(e.col-before, 0), min(e.col+after, len(line))
+	if from == to {
+		return
+	}
+	e.lines[e.row] = append(line[:from], line[to:]...)
+	e.col, e.goalCol = from, from
+	e.version++
+	e.scrollToCursor()
 }
 
 func (e *Editor) MoveToBegin() { e.row, e.col = 0, 0; e.goalCol = 0; e.scrollToCursor() }
@@ -338,34 +403,58 @@ func (e *Editor) segments(line []rune) []int {
 	return starts
 }
 
-func (e *Editor) lineHeight(i int) int { return len(e.segments(e.lines[i])) }
+func (e *Editor) lineHeight(i int) int {
+	n := len(e.segments(e.lines[i]))
+	if e.caretOn(i) {
+		n++
+	}
+	return n
+}
 
-// scrollToCursor moves top so the cursor's screen row is visible.
+func (e *Editor) caretOn(row int) bool { return e.Caret != nil && e.Caret.Row == row }
+
+// caretSegment is the screen row, within its line, the caret points into.
+func (e *Editor) caretSegment(segs []int) int {
+	n := 0
+	for i, s := range segs {
+		if e.Caret.Col >= s {
+			n = i
+		}
+	}
+	return n
+}
+
+// scrollToCursor moves the first screen row (top, and topRow within
+// it: a line may wrap over more rows than the editor has) so the cursor's
+// screen row is visible.
 func (e *Editor) scrollToCursor() {
 	e.row = clamp(e.row, 0, len(e.lines)-1)
 	e.col = clamp(e.col, 0, len(e.lines[e.row]))
-	if e.row < e.top {
-		e.top = e.row
+	e.top = clamp(e.top, 0, len(e.lines)-1)
+	e.topRow = clamp(e.topRow, 0, e.lineHeight(e.top)-1)
+	cur := e.cursorSegment()
+	if e.row < e.top || e.row == e.top && cur < e.topRow {
+		e.top, e.topRow = e.row, cur
 		return
 	}
-	// Rows from top through the cursor's segment must fit in height.
-	for e.top < e.row {
-		rows := 0
-		for i := e.top; i < e.row; i++ {
+	// Rows from the first on screen through the cursor's must fit.
+	for {
+		rows := -e.topRow
+		for i := e.top; i < e.row && rows <= e.height; i++ {
 			rows += e.lineHeight(i)
-			if rows >= e.height {
-				break
-			}
 		}
-		rows += e.cursorSegment() + 1
-		if rows <= e.height {
-			break
+		if rows+cur+1 <= e.height {
+			return
 		}
-		e.top++
+		e.topRow++
+		if e.topRow >= e.lineHeight(e.top) {
+			e.top, e.topRow = e.top+1, 0
+		}
 	}
 }
 
-// cursorSegment is the screen row of the cursor within its line.
+// cursorSegment is the screen row of the cursor within its line (past
+// the caret's row when that comes first).
 func (e *Editor) cursorSegment() int {
 	segs := e.segments(e.lines[e.row])
 	n := 0
@@ -374,6 +463,9 @@ func (e *Editor) cursorSegment() int {
 			n = i
 		}
 	}
+	if e.caretOn(e.row) && e.caretSegment(segs) < n {
+		n++
+	}
 	return n
 }
 
@@ -381,15 +473,29 @@ func (e *Editor) cursorSegment() int {
 func (e *Editor) View() string {
 	rows := make([]string, 0, e.height)
 	if len(e.lines) == 1 && len(e.lines[0]) == 0 && e.Placeholder != "" {
-		cur := ""
+		var b strings.Builder
 		if e.focused {
-			cur = e.cursor.Render(" ")
+			e.cursor.Paint(&b, " ")
 		}
-		rows = append(rows, cur+e.placeholder.Render(ansi.Truncate(e.Placeholder, e.width-1, "…")))
+		b.WriteString(e.placeholder.Render(ansi.Truncate(e.Placeholder, e.width-1, "…")))
+		rows = append(rows, b.String())
 	}
+	var b strings.Builder
+	skip := e.topRow // screen rows of the top line scrolled away
 	for i := e.top; i < len(e.lines) && len(rows) < e.height; i++ {
 		line := e.lines[i]
 		segs := e.segments(line)
+		var runs []Run
+		if e.Paint != nil {
+			runs = e.Paint(i, line)
+		}
+		add := func(row string) {
+			if skip > 0 {
+				skip--
+			} else if len(rows) < e.height {
+				rows = append(rows, row)
+			}
+		}
 		for si, start := range segs {
 			if len(rows) >= e.height {
 				break
@@ -398,18 +504,15 @@ func (e *Editor) View() string {
 			if si+1 < len(segs) {
 				end = segs[si+1]
 			}
-			seg := line[start:end]
+			cur := -1
 			if e.focused && i == e.row && e.col >= start && (e.col < end || si == len(segs)-1) {
-				c := e.col - start
-				under := " "
-				rest := ""
-				if c < len(seg) {
-					under = string(seg[c])
-					rest = string(seg[c+1:])
-				}
-				rows = append(rows, e.text.Render(string(seg[:c]))+e.cursor.Render(under)+e.text.Render(rest))
-			} else {
-				rows = append(rows, e.text.Render(string(seg)))
+				cur = e.col - start
+			}
+			b.Reset()
+			paintSegment(&b, line[start:end], start, runs, e.text, cur, e.cursor)
+			add(b.String())
+			if e.caretOn(i) && e.caretSegment(segs) == si {
+				add(e.caretRow(line[start:end], e.Caret.Col-start))
 			}
 		}
 	}
@@ -417,6 +520,35 @@ func (e *Editor) View() string {
 		rows = append(rows, "")
 	}
 	return strings.Join(rows, "\n")
+}
+
+// caretRow is the caret's row under seg: ^ under its runes from col on
+// (within seg), then its text, cut to the width.
+func (e *Editor) caretRow(seg []rune, col int) string {
+	col = clamp(col, 0, len(seg))
+	pad := runewidth.StringWidth(string(seg[:col]))
+	n := clamp(e.Caret.Len, 1, max(len(seg)-col, 1))
+	marks := strings.Repeat("^", max(runewidth.StringWidth(string(seg[col:min(col+n, len(seg))])), 1))
+	note := strings.ReplaceAll(sanitizeInput(strings.ToValidUTF8(e.Caret.Text, "\uFFFD")), "\n", " ")
+	text := marks
+	if note != "" {
+		text += " " + note
+	}
+	if pad+ansi.StringWidth(text) > e.width {
+		// Too long to follow the marks: the text goes left of them.
+		if note != "" && ansi.StringWidth(note)+1 <= pad {
+			t := note + " "
+			return strings.Repeat(" ", pad-ansi.StringWidth(t)) + e.inkString(t+ansi.Truncate(marks, e.width-pad, ""))
+		}
+		text = ansi.Truncate(text, max(e.width-pad, 1), "…")
+	}
+	return strings.Repeat(" ", pad) + e.inkString(text)
+}
+
+func (e *Editor) inkString(s string) string {
+	var b strings.Builder
+	e.Caret.Ink.Paint(&b, s)
+	return b.String()
 }
 
 func clamp(v, lo, hi int) int {

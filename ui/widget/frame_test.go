@@ -137,5 +137,3 @@ func TestHighlightKeepsTheText(t *testing.T) {
 		t.Errorf("HighlightPositions = %q", got)
 	}
 }
-
-func isControl(r rune) bool { return r < 0x20 && r != '\n' || r >= 0x7f && r <= 0x9f }

@@ -1,12 +1,14 @@
 package widget
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpterm/mcpterm/ui/internal/uitest"
 )
@@ -111,10 +113,122 @@ func FuzzEditor(f *testing.F) {
 		if n := len(strings.Split(e.View(), "\n")); n != e.height {
 			t.Fatalf("view has %d rows, want %d", n, e.height)
 		}
+		// Painting never changes what is drawn, only its colour: runs
+		// here end at every rune a script byte names, past the line too.
+		plain := ansi.Strip(e.View())
+		e.Paint = func(row int, line []rune) []Run {
+			var runs []Run
+			for i := 0; i < len(script) && i < 8; i++ {
+				runs = append(runs, Run{End: (len(runs)*3 + int(script[i])%5) % (len(line) + 3), Ink: red})
+			}
+			slices.SortFunc(runs, func(a, b Run) int { return a.End - b.End })
+			return runs
+		}
+		if got := ansi.Strip(e.View()); got != plain {
+			t.Fatalf("painting changed the text:\n%q\n%q", got, plain)
+		}
+		// A caret row anywhere keeps the view its height and the cursor
+		// in it.
+		if len(script) > 0 {
+			e.SetCaret(&Caret{Row: int(script[0]) % (len(e.lines) + 1), Col: len(script) % 7, Len: w % 4, Text: script, Ink: red})
+			v := e.View()
+			if n := len(strings.Split(v, "\n")); n != e.height {
+				t.Fatalf("with a caret the view has %d rows, want %d", n, e.height)
+			}
+			if !strings.Contains(v, "\x1b[7m") {
+				t.Fatalf("with a caret on row %d the cursor (%d:%d, top %d) is off screen:\n%s", e.Caret.Row, e.row, e.col, e.top, v)
+			}
+			for _, l := range strings.Split(v, "\n") {
+				// (At width 2 a wide rune and the cursor after it cannot fit.)
+				if ansi.StringWidth(l) > e.width && e.width > 2 {
+					t.Fatalf("a row is wider than the editor (%d): %q", e.width, l)
+				}
+			}
+		}
 		if strings.Count(e.Value(), "\n")+1 != len(e.lines) {
 			t.Fatal("Value and lines disagree")
 		}
 	})
+}
+
+var red = NewInk(lipgloss.NewStyle().Foreground(lipgloss.Color("#ff0000")))
+
+func TestEditorPaint(t *testing.T) {
+	blue := NewInk(lipgloss.NewStyle().Foreground(lipgloss.Color("#0000ff")).Underline(true))
+	e := NewEditor()
+	e.SetWidth(30)
+	e.SetHeight(2)
+	e.SetValue("(fr \"/etc\")\nxy")
+	e.Paint = func(row int, line []rune) []Run {
+		if row == 0 {
+			return []Run{{End: 1, Ink: nil}, {End: 3, Ink: red}, {End: 4}, {End: 10, Ink: blue}}
+		}
+		return nil
+	}
+	rows := strings.Split(e.View(), "\n")
+	var want strings.Builder
+	want.WriteString("(")
+	red.Paint(&want, "fr")
+	want.WriteString(" ")
+	blue.Paint(&want, "\"/etc\"")
+	want.WriteString(")")
+	if rows[0] != want.String() {
+		t.Errorf("painted row\n got %q\nwant %q", rows[0], want.String())
+	}
+	if red.pre == "" || !strings.Contains(red.pre, "38;2;255;0;0") {
+		t.Errorf("the ink of a red style is %q", red.pre)
+	}
+	// The cursor is drawn over a painted run, splitting it.
+	e.Focus()
+	e.MoveToBegin()
+	e.CursorRight()
+	e.CursorRight()
+	if got := strings.Split(e.View(), "\n")[0]; !strings.Contains(got, red.pre+"f"+red.post) || !strings.Contains(got, "\x1b[7mr") {
+		t.Errorf("the cursor on the r of fr: %q", got)
+	}
+	if e.RuneBefore() != 'f' || e.RuneAfter() != 'r' {
+		t.Errorf("around the cursor: %q %q", e.RuneBefore(), e.RuneAfter())
+	}
+	v := e.Version()
+	e.DeleteAround(1, 2)
+	if e.Value() != "(\"/etc\")\nxy" || e.Column() != 1 || e.Version() == v {
+		t.Errorf("DeleteAround(1, 2): %q at %d", e.Value(), e.Column())
+	}
+	e.MoveToEnd()
+	if e.RuneAfter() != 0 || e.RuneBefore() != 'y' {
+		t.Errorf("at the end: %q %q", e.RuneBefore(), e.RuneAfter())
+	}
+	e.SetValue("a\u009b2Jb")
+	if e.Value() != "a2Jb" {
+		t.Errorf("a C1 control was kept: %q", e.Value())
+	}
+}
+
+func TestEditorCaret(t *testing.T) {
+	e := NewEditor()
+	e.SetWidth(32)
+	e.SetHeight(3)
+	e.SetValue("(batch\n (1 (fr :paht x)))")
+	e.SetCaret(&Caret{Row: 1, Col: 8, Len: 5, Text: "unknown parameter"})
+	e.Focus()
+	e.MoveToEnd()
+	got := ansi.Strip(e.View())
+	want := "(batch\n (1 (fr :paht x))) \n        ^^^^^ unknown parameter"
+	if got != want {
+		t.Errorf("caret view\n got %q\nwant %q", got, want)
+	}
+	// Too little room after the marks: the text goes before them.
+	e.SetCaret(&Caret{Row: 1, Col: 17, Len: 2, Text: "missing the ')'"})
+	if rows := strings.Split(ansi.Strip(e.View()), "\n"); rows[2] != " missing the ')' ^" {
+		t.Errorf("caret row %q", rows[2])
+	}
+	// With two rows, the cursor's row stays on screen below the caret's.
+	e.SetHeight(2)
+	e.SetCaret(&Caret{Row: 0, Col: 1, Len: 5, Text: "here"})
+	e.MoveToEnd()
+	if rows := strings.Split(ansi.Strip(e.View()), "\n"); rows[1] != " (1 (fr :paht x))) " || rows[0] != " ^^^^^ here" {
+		t.Errorf("the cursor's row scrolled away: %q", rows)
+	}
 }
 
 func TestListNav(t *testing.T) {
