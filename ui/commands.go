@@ -131,8 +131,7 @@ func (m *Model) checkSoonCmd() tea.Cmd {
 func (m *Model) checkCmd() tea.Cmd {
 	seq, src := m.composer.seq, m.composer.Value()
 	if strings.TrimSpace(src) == "" {
-		m.composer.checked = seq
-		m.composer.check = composerCheck{}
+		m.composer.takeCheck(seq, composerCheck{})
 		return nil
 	}
 	if m.cat == nil {

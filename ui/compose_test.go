@@ -187,7 +187,7 @@ func TestCompletion(t *testing.T) {
 	h.key("2")
 	h.typeText("(file_")
 	h.key("tab")
-	if got := h.m.composer.Value(); got != "(file_read " {
+	if got := h.m.composer.Value(); got != "(file_read )" {
 		t.Fatalf("tool completion: %q", got)
 	}
 	h.typeText(`"a" :`)

@@ -53,7 +53,8 @@ type composerPane struct {
 	compNote    string
 
 	comp     *completer // for the tool list shown; nil before one arrives
-	running  bool       // a call is running (the title says so)
+	lex      *composerLex
+	running  bool // a call is running (the title says so)
 	sanitize func(string) string
 }
 
@@ -133,6 +134,7 @@ func (p *composerPane) cursorOffset() int { return len(p.textBeforeCursor()) }
 
 func (p *composerPane) edited() {
 	p.seq++
+	p.editor.SetCaret(nil) // the error it pointed at is of the old text
 	p.dirty = strings.TrimSpace(p.editor.Value()) != "" && p.editor.Value() != p.template
 	p.completions = nil
 	p.compNote = ""
@@ -195,6 +197,19 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 			}
 			p.editor.MoveToEnd()
 			return edited
+		}
+	}
+	if km, ok := msg.(tea.KeyPressMsg); ok && p.focused {
+		typed := km.Text
+		if km.Code == tea.KeyBackspace && km.Mod == 0 {
+			typed = "backspace"
+		}
+		if handled, changed := p.autoClose(typed); handled {
+			if changed {
+				p.edited()
+				return edited
+			}
+			return nil
 		}
 	}
 	if p.editor.Update(msg) {
@@ -292,6 +307,7 @@ func (p *composerPane) View() string {
 	st := *p.st
 	iw, ih := widget.Inner(st.Frame, p.w, p.h)
 	var b strings.Builder
+	p.editor.Paint = p.paintLine
 	b.WriteString(p.editor.View())
 	b.WriteByte('\n')
 	b.WriteString(widget.FitLine(p.statusLine(), iw))
@@ -388,6 +404,16 @@ func (p *composerPane) countLine() string {
 		s += st.Muted.Render(" · as JSON calls ") + st.Text.Render(thousands(c.cost.JSON)+" tok ") + style.Render(sv)
 	}
 	return s
+}
+
+// takeCheck takes the check of edit seq, if it is still the current one,
+// and points the caret at its error.
+func (p *composerPane) takeCheck(seq int, ck composerCheck) {
+	if seq != p.seq {
+		return
+	}
+	p.check, p.checked = ck, seq
+	p.editor.SetCaret(p.caret())
 }
 
 // checkComposer reads, validates and counts src with the tool list's

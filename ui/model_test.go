@@ -225,7 +225,7 @@ func TestQuitAsksWhenWorkWouldBeLost(t *testing.T) {
 	h.key("ctrl+c") // a second ctrl+c means it
 	h.waitUntil("quit", func(*Model) bool { return h.quit })
 	// Quitting waited for the draft to be written: it is on disk now.
-	if d, err := e.drafts.Load("test"); err != nil || d != "(file_read" {
+	if d, err := e.drafts.Load("test"); err != nil || d != "(file_read)" {
 		t.Errorf("draft not saved on quit: %q %v", d, err)
 	}
 	if _, err := h.m.sess.Tools(context.Background()); !errors.Is(err, session.ErrClosed) {

@@ -59,6 +59,17 @@ type Styles struct {
 	EditorText   lipgloss.Style
 	EditorCursor lipgloss.Style
 	Input        textinput.Styles
+
+	// Code is how the composer paints its text, as inks (the editor
+	// paints on every keystroke).
+	Code CodeInks
+}
+
+// CodeInks paint a call's text by lexical role, the bracket matching the
+// one at the cursor, a bracket that matches none, and an error's place.
+type CodeInks struct {
+	Head, Keyword, String, Number, Literal, Comment, Punct, Key, Bad *widget.Ink
+	Match, Unmatched, Error                                          *widget.Ink
 }
 
 // NewStyles builds the Styles from a palette.
@@ -144,6 +155,21 @@ func NewStyles(p themes.Palette) Styles {
 		s.Syntax.Key = ns().Bold(true)
 		s.Syntax.Comment = ns().Faint(true)
 		s.Syntax.Punct = ns()
+	}
+	ink := widget.NewInk
+	s.Code = CodeInks{
+		Head: ink(s.Syntax.Key), Keyword: ink(s.Syntax.Keyword), String: ink(s.Syntax.String),
+		Number: ink(s.Syntax.Number), Literal: ink(s.Syntax.Keyword), Comment: ink(s.Syntax.Comment),
+		Punct: ink(s.Syntax.Punct), Key: ink(s.Syntax.Key), Bad: ink(s.Error),
+		Match:     ink(ns().Foreground(p.Accent).Bold(true).Underline(true)),
+		Unmatched: ink(s.Error),
+		Error:     ink(ns().Foreground(p.Error).Underline(true)),
+	}
+	if p.Mono {
+		s.Code.Head = ink(ns().Bold(true))
+		s.Code.Literal, s.Code.Keyword, s.Code.Number, s.Code.String = nil, nil, nil, nil
+		s.Code.Match = ink(ns().Reverse(true))
+		s.Code.Error = ink(ns().Underline(true))
 	}
 	return s
 }

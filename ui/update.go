@@ -91,8 +91,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 
 	case checkMsg:
 		if msg.seq == m.composer.seq {
-			m.composer.check = msg.check
-			m.composer.checked = msg.seq
+			m.composer.takeCheck(msg.seq, msg.check)
 			if msg.check.plan != nil {
 				m.composer.syntax = msg.check.plan.Syntax
 			} else {
