@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpterm/mcpterm/session/gateway"
 )
 
 // testCLI is sessCLI with a hook to set the cli's other fields.
@@ -111,6 +113,26 @@ func TestFlagHelpMatchesWhatIsAccepted(t *testing.T) {
 	for _, v := range enumValues(commandNamed(t, "tools").flags(c).Lookup("format")) {
 		if code, _, errOut := testCLI(t, nil, "tools", "--format", v); code != exitOK {
 			t.Errorf("tools --format %s: exit %d %s", v, code, errOut)
+		}
+	}
+	tools := writeTemp(t, `[{"name":"zap","description":"Zap it.","inputSchema":{"type":"object","properties":{"n":{"type":"integer"}}}}]`)
+	for _, v := range enumValues(commandNamed(t, "convert").flags(c).Lookup("to")) {
+		if code, _, errOut := testCLI(t, nil, "convert", "--to", v, tools); code != exitOK {
+			t.Errorf("convert --to %s: exit %d %s", v, code, errOut)
+		}
+	}
+	tokensFlags := commandNamed(t, "tokens").flags(c)
+	for _, flagName := range []string{"format", "sort", "encoding"} {
+		for _, v := range enumValues(tokensFlags.Lookup(flagName)) {
+			if code, _, errOut := testCLI(t, nil, "tokens", "--tools", tools, "--"+flagName, v); code != exitOK {
+				t.Errorf("tokens --%s %s: exit %d %s", flagName, v, code, errOut)
+			}
+		}
+	}
+	serveFlags := commandNamed(t, "serve").flags(c)
+	for _, v := range enumValues(serveFlags.Lookup("mode")) {
+		if _, err := gateway.ParseMode(v); err != nil {
+			t.Errorf("serve --mode %s offered but refused: %v", v, err)
 		}
 	}
 	// --print is for --dry-run.

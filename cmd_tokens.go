@@ -62,7 +62,7 @@ func (c *cli) tokensFlags() (*flag.FlagSet, *tokensOptions) {
 	enum(fs, &o.enc, "encoding", tokens.DefaultEncoding, tokens.Encodings(), "tokenizer")
 	enum(fs, &o.format, "format", "table", tokens.Formats(), "output")
 	fs.StringVar(&o.aqlMap, "aql-map", "", "AQL overrides `FILE` (categories, operation names) for the aql columns")
-	enum(fs, &o.sort, "sort", "order", tokensSortFields(), "tool order: order (as the server lists them), name, or a form name (largest first)")
+	enum(fs, &o.sort, "sort", "order", tokensSortFields(), "tool order `FIELD`: order (as the server lists them), name, or a form name (largest first)")
 	return fs, &o
 }
 
