@@ -62,6 +62,7 @@ func (k CandidateKind) String() string {
 // next slot is the second parameter's. Candidates that begin with the word
 // come first, then those that begin with it ignoring case, then those with
 // a part (after _ - . /) that does; when none match, the nearest names.
+// JSON and AQL text is completed by package calls (Codec.Complete).
 func (r *Resolver) Complete(before string) Completion {
 	if len(before) > MaxSourceBytes {
 		return Completion{Start: len(before)}

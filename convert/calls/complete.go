@@ -13,16 +13,19 @@ import (
 // Complete says what may be typed at the cursor of a half-written call in
 // any syntax, given the text before the cursor: the composer's one entry
 // point, called on every keystroke. It tells the syntax as SyntaxOf does,
-// but from the first character alone (past ; comment lines), so a
+// but from the first character alone (past ; comment lines), so that a
 // keystroke does not parse the document: text that starts with { or [ is
-// JSON or AQL, told apart by the keys written so far. An MCP-Term call or batch is completed by the resolver (tools, batch
+// JSON or AQL, told apart by the keys written so far.
+//
+// An MCP-Term call or batch is completed by the resolver (tools, batch
 // options, parameters, nested fields, enum values, variant tags; see
-// call.Resolver's Complete). A JSON {"name", "arguments"} call or an MCP-AQL
-// {"operation", "params"} document gets its keys, tool or operation names,
-// the parameter names of its arguments or params and the values of the
-// parameter being filled, as JSON text. Those slots are asked of the
-// resolver as the same call written in MCP-Term, so both syntaxes offer
-// the same parameters and values.
+// call.Resolver's Complete). A JSON {"name", "arguments"} call or an
+// MCP-AQL {"operation", "params"} document gets its keys, tool or
+// operation names, the parameter names of its arguments or params and the
+// values of the parameter being filled, as JSON text. Those slots are
+// asked of the resolver as the same call written in MCP-Term, so both
+// syntaxes offer the same parameters and values. Nested values inside a
+// JSON parameter are not completed.
 func (c *Codec) Complete(before string) call.Completion {
 	if !jsonish(before) {
 		return c.r.Complete(before)
@@ -233,7 +236,7 @@ func (c *Codec) paramKeys(f *jsonFrame, x jsonContext) []call.Candidate {
 	var b strings.Builder
 	b.WriteString(c.termSlot(x.tool, ""))
 	for _, m := range f.members() {
-		if real := c.realParam(x, m.key); sexpr.IsKeywordText(real) {
+		if real := c.realParam(x, m.keyIn(f.c)); sexpr.IsKeywordText(real) {
 			b.WriteString(":" + real + " nil ")
 		}
 	}

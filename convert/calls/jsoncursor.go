@@ -11,6 +11,7 @@ import (
 // (a key being written, or a value). It keeps what completion needs and no
 // more; the document is read properly by Read once it is whole.
 type jsonCursor struct {
+	src     string
 	frames  []jsonFrame  // open containers, outermost first
 	members []jsonMember // the members of the open objects, frame after frame
 	word    string       // the string or literal being typed ("" for none)
@@ -37,19 +38,26 @@ const (
 type jsonFrame struct {
 	obj     bool
 	state   uint8
-	key     string // obj: the key of the member being written
-	via     string // the key of the member this container is the value of; "" in an array or at the top
-	inArray bool   // the container is an element of an array
-	first   int    // where its members start in jsonCursor.members
+	key     string   // obj: the key of the member being written
+	keyAt   [2]int32 // and where it stands
+	via     string   // the key of the member this container is the value of; "" in an array or at the top
+	inArray bool     // the container is an element of an array
+	first   int      // where its members start in jsonCursor.members
 	c       *jsonCursor
 }
 
 // jsonMember is a member an object has so far, with its value when that
-// was a string.
+// was a string, both as the offsets of their JSON strings (quotes
+// included): no pointers, so the slice grows without the collector's help.
 type jsonMember struct {
-	key, str string
+	key, str [2]int32
 	isStr    bool
 }
+
+func (c *jsonCursor) text(at [2]int32) string { return jsonString(c.src[at[0]:at[1]]) }
+
+// keyIn is the member's key, decoded.
+func (m jsonMember) keyIn(c *jsonCursor) string { return c.text(m.key) }
 
 // members are the members an object has so far. Those of the objects
 // inside it are gone once they close, so each open object's are together.
@@ -65,8 +73,8 @@ func (f *jsonFrame) members() []jsonMember {
 
 func (f *jsonFrame) str(key string) (string, bool) {
 	for _, m := range f.members() {
-		if m.key == key && m.isStr {
-			return m.str, true
+		if m.isStr && m.keyIn(f.c) == key {
+			return f.c.text(m.str), true
 		}
 	}
 	return "", false
@@ -74,7 +82,7 @@ func (f *jsonFrame) str(key string) (string, bool) {
 
 func (f *jsonFrame) has(key string) bool {
 	for _, m := range f.members() {
-		if m.key == key {
+		if m.keyIn(f.c) == key {
 			return true
 		}
 	}
@@ -82,18 +90,19 @@ func (f *jsonFrame) has(key string) bool {
 }
 
 func scanJSON(src string) *jsonCursor {
-	c := &jsonCursor{start: len(src)}
+	c := &jsonCursor{src: src, start: len(src), members: make([]jsonMember, 0, 32)}
 	top := func() *jsonFrame {
 		if len(c.frames) == 0 {
 			return nil
 		}
 		return &c.frames[len(c.frames)-1]
 	}
-	// value records that a value was written in the open container.
-	value := func(str string, isStr bool) {
+	// value records that a value was written in the open container, and
+	// where, when it is a string.
+	value := func(str [2]int32, isStr bool) {
 		if f := top(); f != nil {
 			if f.obj && f.state == wantValue {
-				c.members = append(c.members, jsonMember{key: f.key, str: str, isStr: isStr})
+				c.members = append(c.members, jsonMember{key: f.keyAt, str: str, isStr: isStr})
 			}
 			f.state = wantNext
 		}
@@ -122,7 +131,7 @@ func scanJSON(src string) *jsonCursor {
 			if n := len(c.frames); n > 0 {
 				c.members = c.members[:c.frames[n-1].first]
 				c.frames = c.frames[:n-1]
-				value("", false)
+				value([2]int32{}, false)
 			}
 			i++
 		case ',':
@@ -145,11 +154,11 @@ func scanJSON(src string) *jsonCursor {
 				c.role = c.roleHere()
 				return c
 			}
-			s := jsonString(src[i:end])
+			at := [2]int32{int32(i), int32(end)}
 			if f := top(); f != nil && f.obj && f.state == wantKey {
-				f.key, f.state = s, wantColon
+				f.key, f.keyAt, f.state = jsonString(src[i:end]), at, wantColon
 			} else {
-				value(s, true)
+				value(at, true)
 			}
 			if end == len(src) { // a string just closed is the word still
 				c.word, c.start = src[i:], i
@@ -170,7 +179,7 @@ func scanJSON(src string) *jsonCursor {
 			i = end
 		default:
 			j := i
-			for j < len(src) && !strings.ContainsRune(" \t\n\r{}[],:\"", rune(src[j])) {
+			for j < len(src) && !jsonDelim[src[j]] {
 				j++
 			}
 			if j == len(src) {
@@ -178,13 +187,16 @@ func scanJSON(src string) *jsonCursor {
 				c.role = c.roleHere()
 				return c
 			}
-			value("", false)
+			value([2]int32{}, false)
 			i = j
 		}
 	}
 	c.role = c.roleHere()
 	return c
 }
+
+// jsonDelim ends a literal (true, 12, a stray word).
+var jsonDelim = [256]bool{' ': true, '\t': true, '\n': true, '\r': true, '{': true, '}': true, '[': true, ']': true, ',': true, ':': true, '"': true}
 
 // bodyStart is where the document starts, past the white space and the ;
 // comment lines that may precede any call (as aqlBody skips them).
