@@ -21,7 +21,6 @@ type catalog struct {
 	renderer *convert.Renderer
 	codec    *calls.Codec
 	runner   *session.Runner
-	comp     *completer
 	codes    map[string]string // tool name -> short code
 	tools    map[string]toolFacts
 }
@@ -50,7 +49,6 @@ func newCatalog(gen int, s Session, set *toolset.Set, o Options) *catalog {
 			destructive: policy.IsDestructive(policy.CallOf(t.Name, t, policy.Category(cat))),
 		}
 	}
-	c.comp = newCompleter(set, c.codes)
 	c.server = o.Server
 	if c.server == "" && s != nil {
 		c.server = s.Info().RecordName()

@@ -190,16 +190,57 @@ func TestCompletion(t *testing.T) {
 	if got := h.m.composer.Value(); got != "(file_read )" {
 		t.Fatalf("tool completion: %q", got)
 	}
+	// Parameters: the first tab steps into the list (nothing is common to
+	// add), each tab to the next, shift+tab back, the list shown with the
+	// current one.
 	h.typeText(`"a" :`)
 	h.key("tab")
-	if c := strings.Join(h.m.composer.completions, " "); !strings.Contains(c, ":encoding") || !strings.Contains(c, ":offset") {
-		t.Errorf("parameter candidates: %q", c)
+	first := h.m.composer.Value()
+	if !strings.HasPrefix(first, `(file_read "a" :`) || first == `(file_read "a" :)` {
+		t.Fatalf("the first tab on ':' inserted nothing: %q", first)
 	}
-	h.typeText("enc")
+	if s := h.screen(); !strings.Contains(s, ":encoding") || !strings.Contains(s, ":offset") || !strings.Contains(s, "1/") {
+		t.Errorf("parameter candidates not shown:\n%s", s)
+	}
+	h.key("tab")
+	second := h.m.composer.Value()
+	h.key("shift+tab")
+	if second == first || h.m.composer.Value() != first {
+		t.Errorf("tab, shift+tab: %q, %q, back to %q", first, second, h.m.composer.Value())
+	}
+	// Any other key ends the cycle and keeps the candidate.
+	h.m.composer.setText(`(file_read "a" :enc)`)
+	h.m.composer.placeCursor(len(`(file_read "a" :enc`))
+	h.key("tab")
+	if got := h.m.composer.Value(); got != `(file_read "a" :encoding )` {
+		t.Fatalf("a lone candidate: %q", got)
+	}
 	h.key("tab")
 	h.key("tab")
-	if c := strings.Join(h.m.composer.completions, " "); !strings.Contains(c, ":utf8") || !strings.Contains(c, ":base64") {
-		t.Errorf("enum candidates after :encoding: %q (text %q)", c, h.m.composer.Value())
+	if got := h.m.composer.Value(); got != `(file_read "a" :encoding :utf8)` && got != `(file_read "a" :encoding :base64)` {
+		t.Errorf("enum values after :encoding: %q", got)
+	}
+	if s := h.screen(); !strings.Contains(s, ":utf8") || !strings.Contains(s, ":base64") {
+		t.Errorf("enum candidates not shown:\n%s", s)
+	}
+}
+
+// Signature help: while editing, the tool's declaration stays in view with
+// the parameter at the cursor lit, and what that parameter takes.
+func TestSignatureHelp(t *testing.T) {
+	h := readyHarness(t, 120, 40)
+	h.key("2")
+	h.typeText(`(fr "/etc/hosts" :encoding `)
+	s := h.screen()
+	if !strings.Contains(s, "(encoding :utf8|:base64") || !strings.Contains(s, "encoding :utf8 | :base64 — utf8 returns text") {
+		t.Errorf("no signature help for :encoding:\n%s", s)
+	}
+	h.m.composer.setText(`(nu "doc.md" ((insert :pos 0 :blocks ((paragraph :id "p1" :content ("x"))))))`)
+	h.m.composer.placeCursor(len(`(nu "doc.md" ((insert :pos 0 :blocks ((paragraph :id "p1`))
+	h.key("end") // the editor redraws with the cursor moved
+	h.m.composer.placeCursor(len(`(nu "doc.md" ((insert :pos 0 :blocks ((paragraph :id "p1`))
+	if s := h.screen(); !strings.Contains(s, "ops.0.blocks.0.id") || !strings.Contains(s, "required — Unique within") {
+		t.Errorf("no signature help for a nested field:\n%s", s)
 	}
 }
 

@@ -49,10 +49,11 @@ type composerPane struct {
 	path     string
 	template string // the text last inserted as a template
 
-	completions []string // the last candidates, shown under the editor
-	compNote    string
+	cycle    *completion // the completion being cycled through
+	compNote string      // why tab did nothing
+	sig      sigCache
 
-	comp     *completer // for the tool list shown; nil before one arrives
+	codec    *calls.Codec // of the tool list shown; nil before one arrives
 	lex      *composerLex
 	running  bool // a call is running (the title says so)
 	sanitize func(string) string
@@ -72,13 +73,26 @@ func (p *composerPane) SetSize(w, h int) {
 	p.editor.SetHeight(max(p.editorHeight(ih), 1))
 }
 
-// editorHeight leaves room for the status lines (and the preview).
+// editorHeight leaves room for the signature help while editing, the
+// status lines and the preview.
 func (p *composerPane) editorHeight(ih int) int {
-	n := ih - 2
+	n := ih - 2 - p.sigLines(ih)
 	if p.preview {
-		n = max(ih/2-1, 2)
+		n = max(ih/2-1-p.sigLines(ih), 2)
 	}
 	return n
+}
+
+// sigLines is how many lines the signature help takes: two while editing
+// where there is room, one in a short pane, none otherwise.
+func (p *composerPane) sigLines(ih int) int {
+	switch {
+	case !p.focused || ih < 6:
+		return 0
+	case ih < 8:
+		return 1
+	}
+	return 2
 }
 
 func (p *composerPane) click(_, _ int) tea.Cmd { return nil }
@@ -96,12 +110,14 @@ func (p *composerPane) wheel(delta int) tea.Cmd {
 func (p *composerPane) Focus() tea.Cmd {
 	p.focused = true
 	p.editor.Focus()
+	p.SetSize(p.w, p.h) // room for the signature help
 	return nil
 }
 
 func (p *composerPane) Blur() {
 	p.focused = false
 	p.editor.Blur()
+	p.SetSize(p.w, p.h)
 }
 
 func (p *composerPane) capturesKeys() bool { return p.focused }
@@ -136,7 +152,6 @@ func (p *composerPane) edited() {
 	p.seq++
 	p.editor.SetCaret(nil) // the error it pointed at is of the old text
 	p.dirty = strings.TrimSpace(p.editor.Value()) != "" && p.editor.Value() != p.template
-	p.completions = nil
 	p.compNote = ""
 }
 
@@ -173,8 +188,12 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 				return edited
 			}
 			return nil
-		case key.Matches(km, k.Complete):
-			if p.completeAtCursor() {
+		case key.Matches(km, k.Complete), key.Matches(km, k.CompletePrev):
+			dir := 1
+			if key.Matches(km, k.CompletePrev) {
+				dir = -1
+			}
+			if p.complete(dir) {
 				return edited
 			}
 			return nil
@@ -233,54 +252,6 @@ func (p *composerPane) textBeforeCursor() string {
 	return b.String()
 }
 
-// completeAtCursor replaces the word before the cursor with the only
-// candidate, or with the candidates' common prefix and lists them.
-func (p *composerPane) completeAtCursor() bool {
-	if p.comp == nil {
-		return false
-	}
-	before := p.textBeforeCursor()
-	cands, word := p.comp.complete(before)
-	p.completions = nil
-	p.compNote = ""
-	if len(cands) == 0 {
-		p.compNote = "no completion"
-		return false
-	}
-	repl := cands[0]
-	if len(cands) > 1 {
-		repl = commonPrefix(cands)
-	} else if !strings.HasSuffix(repl, " ") && !strings.HasSuffix(repl, "(") {
-		repl += " "
-	}
-	changed := len([]rune(repl)) > len([]rune(word)) && repl != word
-	if changed {
-		p.replaceBeforeCursor(len([]rune(word)), repl)
-	}
-	if len(cands) > 1 {
-		p.completions = cands // shown under the editor until the next edit
-	}
-	return changed
-}
-
-// replaceBeforeCursor deletes n runes before the cursor and inserts s.
-func (p *composerPane) replaceBeforeCursor(n int, s string) {
-	lines := strings.Split(p.editor.Value(), "\n")
-	row := min(p.editor.Line(), len(lines)-1)
-	r := []rune(lines[row])
-	col := min(p.editor.Column(), len(r))
-	start := max(col-n, 0)
-	lines[row] = string(r[:start]) + s + string(r[col:])
-	newCol := start + len([]rune(s))
-	p.editor.SetValue(strings.Join(lines, "\n"))
-	p.editor.MoveToBegin()
-	for i := 0; i < row; i++ {
-		p.editor.CursorDown()
-	}
-	p.editor.SetCursorColumn(newCol)
-	p.edited()
-}
-
 func commonPrefix(ss []string) string {
 	if len(ss) == 0 {
 		return ""
@@ -310,6 +281,18 @@ func (p *composerPane) View() string {
 	p.editor.Paint = p.paintLine
 	b.WriteString(p.editor.View())
 	b.WriteByte('\n')
+	if n := p.sigLines(ih); n > 0 {
+		decl, slot := p.signatureLines(iw)
+		if n == 1 {
+			decl = slot
+		}
+		b.WriteString(widget.FitLine(decl, iw))
+		b.WriteByte('\n')
+		if n == 2 {
+			b.WriteString(widget.FitLine(slot, iw))
+			b.WriteByte('\n')
+		}
+	}
 	b.WriteString(widget.FitLine(p.statusLine(), iw))
 	b.WriteByte('\n')
 	b.WriteString(widget.FitLine(p.countLine(), iw))
@@ -317,7 +300,7 @@ func (p *composerPane) View() string {
 		b.WriteByte('\n')
 		label := "─ JSON-RPC request (the session adds its own id and _meta) "
 		b.WriteString(st.Muted.Render(widget.Truncate(label+strings.Repeat("─", max(iw-len([]rune(label)), 0)), iw)))
-		rest := ih - p.editor.Height() - 3
+		rest := ih - p.editor.Height() - p.sigLines(ih) - 3
 		rpc := p.check.rpc
 		if rpc == "" {
 			rpc = st.Muted.Render("(no valid call yet)")
@@ -354,8 +337,8 @@ func (p *composerPane) View() string {
 
 func (p *composerPane) statusLine() string {
 	st := *p.st
-	if len(p.completions) > 0 {
-		return st.Info.Render("tab: ") + st.Muted.Render(strings.Join(p.completions, "  "))
+	if line := p.completionLine(p.w); line != "" {
+		return line
 	}
 	if p.compNote != "" {
 		return st.Muted.Render(p.compNote)

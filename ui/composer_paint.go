@@ -191,7 +191,7 @@ func (p *composerPane) caret() *widget.Caret {
 	erow, ecol := l.position(e)
 	n := ecol - col
 	if erow != row {
-		n = utf8.RuneCountInString(l.text[s:strings.IndexByte(l.text[s:]+"\n", '\n')+s])
+		n = utf8.RuneCountInString(l.text[s : strings.IndexByte(l.text[s:]+"\n", '\n')+s])
 	}
 	return &widget.Caret{Row: row, Col: col, Len: max(n, 1), Text: p.sanitize(errorText(p.check)), Ink: p.st.Code.Error}
 }
@@ -241,7 +241,7 @@ func (p *composerPane) autoClose(typed string) (handled, changed bool) {
 		e.CursorLeft()
 		return true, true
 	case "(", "[", "{":
-		if inString || !free || typed != "(" && calls.SyntaxOf(l.text[:off]+typed) == calls.SExpr {
+		if inString || !free || typed != "(" && !jsonText(l) && !onlyComments(l, off) {
 			return false, false
 		}
 		e.InsertString(typed + string(closerOf(typed[0])))
@@ -290,4 +290,29 @@ func escaped(s string) bool {
 		n++
 	}
 	return n%2 == 1
+}
+
+// jsonText reports whether the text is JSON (or AQL): its first lexeme
+// past comments is a { or [.
+func jsonText(l *composerLex) bool {
+	for _, x := range l.lx {
+		if x.Role != calls.RoleComment {
+			return l.text[x.Start] == '{' || l.text[x.Start] == '['
+		}
+	}
+	return false
+}
+
+// onlyComments reports whether nothing but comments and white space comes
+// before off: a { or [ typed there starts a JSON text.
+func onlyComments(l *composerLex, off int) bool {
+	for _, x := range l.lx {
+		if x.Start >= off {
+			break
+		}
+		if x.Role != calls.RoleComment {
+			return false
+		}
+	}
+	return true
 }

@@ -250,7 +250,7 @@ func (m *Model) syncKeys() {
 // stale with it) and asked for again.
 func (m *Model) setCatalog(c *catalog) tea.Cmd {
 	m.cat = c
-	m.composer.comp = c.comp
+	m.composer.codec = c.codec
 	m.tools.setTools(c, m.opts.Sanitize)
 	m.setSize(m.width, m.height) // the tool list's width follows its names
 	m.reports = map[string]*tokens.ServerReport{}

@@ -10,7 +10,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/mcpterm/mcpterm/convert/toolset"
 	"github.com/mcpterm/mcpterm/themes"
 )
 
@@ -59,54 +58,6 @@ func FuzzDefaultSanitizer(f *testing.F) {
 		}
 		if again := sanitize(out); again != out {
 			t.Fatalf("not idempotent: %q -> %q -> %q", s, out, again)
-		}
-	})
-}
-
-func TestEnclosingCall(t *testing.T) {
-	cases := []struct {
-		in   string
-		head string
-		args string
-		ok   bool
-	}{
-		{"(", "", "", true},
-		{"(fr ", "fr", "", true},
-		{`(fr "a (b" :enc `, "fr", `"…" :enc`, true},
-		{"(batch (1 (fr ", "fr", "", true},
-		{"(fr (x y) ", "fr", "(…)", true},
-		{"fr", "", "", false},
-		{`(fr "unterminated`, "", "", false},
-		{"(fr ; comment (x\n ", "fr", "", true},
-	}
-	for _, c := range cases {
-		head, args, ok := enclosingCall(c.in)
-		if head != c.head || strings.Join(args, " ") != c.args || ok != c.ok {
-			t.Errorf("enclosingCall(%q) = %q %q %v, want %q %q %v", c.in, head, args, ok, c.head, c.args, c.ok)
-		}
-	}
-}
-
-func FuzzCompleter(f *testing.F) {
-	set, err := toolset.Parse([]byte(`[
-		{"name":"file_read","inputSchema":{"type":"object","properties":{"path":{"type":"string"},"encoding":{"enum":["utf8","base64"]}},"required":["path"]}},
-		{"name":"delete_todo","inputSchema":{"type":"object","properties":{"id":{"type":"string"}}}}]`))
-	if err != nil {
-		f.Fatal(err)
-	}
-	comp := newCompleter(set, map[string]string{"file_read": "fr", "delete_todo": "dt"})
-	for _, s := range []string{"(", "(fr ", "(fr \"a\" :", "(batch (1 (dt ", "((((", "))", "(fr :encoding :", "\"", ";"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		cands, word := comp.complete(s)
-		if !strings.HasSuffix(s, word) {
-			t.Fatalf("word %q is not the end of %q", word, s)
-		}
-		for _, c := range cands {
-			if !strings.HasPrefix(c, word) {
-				t.Fatalf("candidate %q does not extend %q", c, word)
-			}
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package calls
 
 import (
+	"strings"
 	"unicode/utf8"
 
 	"github.com/mcpterm/mcpterm/convert/sexpr"
@@ -36,9 +37,9 @@ type Lexeme struct {
 }
 
 // Lex splits a call's text, complete or half written, into lexemes by the
-// syntax SyntaxOf reads it in: the MCP-Term reader's rules for
-// S-expressions, JSON's for JSON and AQL (after the ; comment lines that may
-// precede any call). It never fails: a character no datum starts with is a
+// syntax it is written in: JSON's rules for JSON and AQL (a text whose
+// first character past the ; comment lines any call may start with is {
+// or [), the MCP-Term reader's otherwise. It never fails: a character no datum starts with is a
 // RoleBad lexeme. White space is not a lexeme.
 //
 // The composer lexes its text on every change to paint it, match brackets
@@ -51,10 +52,12 @@ func Lex(src string) []Lexeme {
 		return nil
 	}
 	l := lexer{src: src, out: make([]Lexeme, 0, len(src)/4+4)}
-	if SyntaxOf(src) == SExpr {
-		l.sexpr()
-	} else {
+	// Only the first character decides (SyntaxOf also tells AQL from
+	// plain JSON, which costs a parse the painter does not need).
+	if body := aqlBody(src); strings.HasPrefix(body, "{") || strings.HasPrefix(body, "[") {
 		l.json()
+	} else {
+		l.sexpr()
 	}
 	return l.out
 }

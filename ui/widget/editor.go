@@ -163,8 +163,12 @@ func (e *Editor) RuneAfter() rune {
 }
 
 // CursorLeft and CursorRight move the cursor one rune on its line.
-func (e *Editor) CursorLeft()  { e.col = max(e.col-1, 0); e.goalCol = e.col; e.scrollToCursor() }
-func (e *Editor) CursorRight() { e.col = min(e.col+1, len(e.lines[e.row])); e.goalCol = e.col; e.scrollToCursor() }
+func (e *Editor) CursorLeft() { e.col = max(e.col-1, 0); e.goalCol = e.col; e.scrollToCursor() }
+func (e *Editor) CursorRight() {
+	e.col = min(e.col+1, len(e.lines[e.row]))
+	e.goalCol = e.col
+	e.scrollToCursor()
+}
 
 // DeleteAround deletes up to before runes left of the cursor and after
 // runes right of it, on its line.
