@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"errors"
 	"os"
 	"path/filepath"
@@ -341,5 +342,42 @@ func TestRunOfflineSaysWhy(t *testing.T) {
 	h.press("ctrl+g", "the refusal", func(m *Model) bool { return m.flash != "" })
 	if len(h.m.runs) != 0 || !strings.Contains(h.screen(), "offline") {
 		t.Errorf("an offline run should refuse and say why:\n%s", h.screen())
+	}
+}
+
+// The JSON-RPC preview scrolls (alt+↑/↓) when the requests are longer
+// than its room, and says which lines it shows.
+func TestPreviewScrolls(t *testing.T) {
+	h := readyHarness(t, 120, 30)
+	h.key("2")
+	var b strings.Builder
+	b.WriteString("(batch")
+	for i := 1; i <= 6; i++ {
+		fmt.Fprintf(&b, " (%d (fr \"/etc/hosts\"))", i)
+	}
+	b.WriteString(")")
+	h.m.composer.setText(b.String())
+	h.key("ctrl+l")
+	h.waitUntil("the preview", func(m *Model) bool { return m.composer.checked == m.composer.seq && m.composer.check.rpc != "" })
+	s := h.screen()
+	if !strings.Contains(s, "JSON-RPC request · lines 1–") || !strings.Contains(s, `"jsonrpc"`) {
+		t.Fatalf("the preview does not say it scrolls:\n%s", s)
+	}
+	h.key("alt+down")
+	if h.m.composer.previewTop == 0 || strings.Contains(h.screen(), "lines 1–") {
+		t.Errorf("alt+down did not scroll the preview:\n%s", h.screen())
+	}
+	for range 50 {
+		h.key("alt+down")
+	}
+	total := strings.Count(h.m.composer.check.rpc, "\n") + 1
+	if s := h.screen(); !strings.Contains(s, fmt.Sprintf("of %d", total)) || !strings.Contains(s, fmt.Sprintf("–%d of", total)) {
+		t.Errorf("the end of the preview is not its last line (%d):\n%s", total, s)
+	}
+	for range 100 {
+		h.key("alt+up")
+	}
+	if h.m.composer.previewTop != 0 {
+		t.Errorf("alt+up did not come back to the top: %d", h.m.composer.previewTop)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/mcpterm/mcpterm/convert/calls"
 	"github.com/mcpterm/mcpterm/convert/ojson"
@@ -38,8 +39,9 @@ type composerPane struct {
 	check   composerCheck
 	checked int // seq of check
 
-	preview bool
-	syntax  calls.Syntax // syntax of the last text read
+	preview    bool
+	previewTop int          // first line of the preview shown
+	syntax     calls.Syntax // syntax of the last text read
 
 	history []string
 	histIdx int    // len(history) = editing the current text
@@ -76,18 +78,24 @@ func (p *composerPane) SetSize(w, h int) {
 // editorHeight leaves room for the signature help while editing, the
 // status lines and the preview.
 func (p *composerPane) editorHeight(ih int) int {
-	n := ih - 2 - p.sigLines(ih)
 	if p.preview {
-		n = max(ih/2-1-p.sigLines(ih), 2)
+		return max(ih/3, 2)
 	}
-	return n
+	return ih - 2 - p.sigLines(ih)
+}
+
+// previewRows is the height of the JSON-RPC preview.
+func (p *composerPane) previewRows() int {
+	_, ih := widget.Inner(p.st.Frame, p.w, p.h)
+	return max(ih-p.editor.Height()-p.sigLines(ih)-3, 1)
 }
 
 // sigLines is how many lines the signature help takes: two while editing
-// where there is room, one in a short pane, none otherwise.
+// where there is room, one in a short pane, none otherwise (nor with the
+// preview, which wants the room).
 func (p *composerPane) sigLines(ih int) int {
 	switch {
-	case !p.focused || ih < 6:
+	case !p.focused || p.preview || ih < 6:
 		return 0
 	case ih < 8:
 		return 1
@@ -180,6 +188,15 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 				return ask(copyMsg{what: "the JSON-RPC requests", text: p.check.rpc})
 			}
 			return ask(copyMsg{what: "the call", text: p.editor.Value()})
+		case p.preview && (key.Matches(km, k.PreviewUp) || key.Matches(km, k.PreviewDown)):
+			rows := p.previewRows()
+			step := max(rows-1, 1)
+			if key.Matches(km, k.PreviewUp) {
+				step = -step
+			}
+			last := max(strings.Count(p.check.rpc, "\n")+1-rows, 0)
+			p.previewTop = clamp(clamp(p.previewTop, 0, last)+step, 0, last)
+			return nil
 		case key.Matches(km, k.Preview):
 			p.preview = !p.preview
 			p.SetSize(p.w, p.h)
@@ -299,16 +316,21 @@ func (p *composerPane) View() string {
 	if p.preview {
 		b.WriteByte('\n')
 		label := "─ JSON-RPC request (the session adds its own id and _meta) "
-		b.WriteString(st.Muted.Render(widget.Truncate(label+strings.Repeat("─", max(iw-len([]rune(label)), 0)), iw)))
-		rest := ih - p.editor.Height() - p.sigLines(ih) - 3
+		rest := p.previewRows()
 		rpc := p.check.rpc
 		if rpc == "" {
 			rpc = st.Muted.Render("(no valid call yet)")
 		} else {
-			rpc = widget.Highlight(st.Syntax, "json", rpc)
+			lines := strings.Split(rpc, "\n")
+			top := clamp(p.previewTop, 0, max(len(lines)-rest, 0))
+			if len(lines) > rest {
+				label = fmt.Sprintf("─ JSON-RPC request · lines %d–%d of %d (alt+↑↓) ", top+1, min(top+rest, len(lines)), len(lines))
+			}
+			rpc = widget.Highlight(st.Syntax, "json", strings.Join(lines[top:min(top+rest, len(lines))], "\n"))
 		}
+		b.WriteString(st.Muted.Render(widget.Truncate(label+strings.Repeat("─", max(iw-ansi.StringWidth(label), 0)), iw)))
 		b.WriteByte('\n')
-		b.WriteString(widget.FitBlock(rpc, iw, max(rest, 1)))
+		b.WriteString(widget.FitBlock(rpc, iw, rest))
 	}
 	title := "Composer"
 	if p.path != "" {

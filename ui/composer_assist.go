@@ -3,6 +3,7 @@ package ui
 import (
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -68,7 +69,10 @@ func (p *composerPane) startCompletion() bool {
 		return true
 	}
 	p.cycle = c
-	if pre := commonPrefix(texts(cp.Items)); len(pre) > len(cp.Word) && strings.HasPrefix(strings.ToLower(pre), strings.ToLower(cp.Word)) {
+	// The common prefix, when it adds a word's worth (a lone ':' or '"'
+	// would only leave the text broken).
+	if pre := commonPrefix(texts(cp.Items)); len(pre) > len(cp.Word) && strings.HasPrefix(strings.ToLower(pre), strings.ToLower(cp.Word)) &&
+		strings.IndexFunc(pre[len(cp.Word):], func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
 		p.replaceCycle(c, pre)
 		return true
 	}

@@ -50,6 +50,8 @@ type KeyMap struct {
 	Run          key.Binding
 	Complete     key.Binding
 	CompletePrev key.Binding
+	PreviewUp    key.Binding // scroll the JSON-RPC preview
+	PreviewDown  key.Binding
 	HistSearch   key.Binding
 	CopyCall     key.Binding
 	Syntax       key.Binding
@@ -146,6 +148,8 @@ func DefaultKeyMap() KeyMap {
 		CopyCall:     b(k("ctrl+y"), "ctrl+y", "copy the call"),
 		Syntax:       b(k("ctrl+t"), "ctrl+t", "s-expr/AQL"),
 		Preview:      b(k("ctrl+l"), "ctrl+l", "JSON-RPC preview"),
+		PreviewUp:    b(k("alt+up", "ctrl+up"), "alt+↑", "preview up"),
+		PreviewDown:  b(k("alt+down", "ctrl+down"), "alt+↓", "preview down"),
 		SaveFile:     b(k("ctrl+s"), "ctrl+s", "save file"),
 		OpenFile:     b(k("ctrl+o"), "ctrl+o", "open file"),
 		Template:     b(k("ctrl+n"), "ctrl+n", "template"),
