@@ -3,12 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
-	"regexp"
-	"sort"
 	"strings"
-
-	"github.com/mcpterm/mcpterm/themes"
-	"github.com/mcpterm/mcpterm/tokens"
 )
 
 // completionFlags builds completion's flag set (none of its own).
@@ -87,9 +82,8 @@ type complModel struct {
 	workbench complCmd   // mcpterm's own flags (the workbench's)
 }
 
-// completionModel reads the subcommand table and each command's flag set;
-// the workbench's flags are read from its own usage (cmd_tui.go builds its
-// flag set inside runTUI, so its -h output is the table).
+// completionModel reads the subcommand table and each command's flag
+// set, the workbench's too.
 func (c *cli) completionModel() complModel {
 	var m complModel
 	for _, sc := range subcommands() {
@@ -112,31 +106,11 @@ func flagOf(f *flag.Flag) complFlag {
 	return cf
 }
 
-// defaultsLine is a flag's first line in flag.PrintDefaults' output.
-var defaultsLine = regexp.MustCompile(`^  -([^\s]+)(?:[ \t]+(\S+))?`)
-
-// workbenchFlags reads the workbench's flags from its usage (runTUI -h).
-// Its values come from the same lists the workbench checks them against.
+// workbenchFlags are the workbench's flags (cmd_tui.go's flag set).
 func (c *cli) workbenchFlags() []complFlag {
-	text, _ := c.captured(func(cc *cli) int { return cc.runTUI([]string{"-h"}) })
-	values := map[string][]string{"theme": themes.Names(), "encoding": tokens.Encodings()}
+	fs, _, _ := c.tuiFlags()
 	var out []complFlag
-	lines := strings.Split(text, "\n")
-	for i, line := range lines {
-		head, rest, _ := strings.Cut(line, "\t")
-		mm := defaultsLine.FindStringSubmatch(head)
-		if mm == nil {
-			continue
-		}
-		f := complFlag{name: mm[1], value: mm[2] != "", values: values[mm[1]], file: mm[2] == "FILE", server: mm[1] == "server"}
-		f.usage = strings.TrimSpace(rest)
-		if f.usage == "" && i+1 < len(lines) {
-			f.usage = strings.TrimSpace(lines[i+1])
-		}
-		f.usage = oneLine(f.usage)
-		out = append(out, f)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	fs.VisitAll(func(f *flag.Flag) { out = append(out, flagOf(f)) })
 	return out
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -29,21 +28,6 @@ func (c *cli) parseListCommand(name string, fs *flag.FlagSet, sf *serverFlags, o
 		return exitUsage, false
 	}
 	return exitOK, true
-}
-
-// parse reads a subcommand's flags and arguments in any order (the server
-// command after -- is kept for the selection) and says, when it is not ok,
-// the exit code to end with: 0 after --help, 2 for a bad flag.
-func (sf *serverFlags) parse(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool) {
-	pos, cmdline, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil, exitOK, false
-		}
-		return nil, exitUsage, false
-	}
-	sf.Command = cmdline
-	return pos, exitOK, true
 }
 
 // unexpectedArgs reports (and says on stderr) arguments a command takes

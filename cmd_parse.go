@@ -58,8 +58,12 @@ func (c *cli) parseFlags(fs *flag.FlagSet, args []string) (pos, cmdline []string
 		return nil, nil, exitOK, false
 	case err != nil:
 		fs.SetOutput(c.stderr)
-		fmt.Fprintf(c.stderr, "mcpterm %s: %s\n", fs.Name(), flagMessage(strings.TrimSpace(msg.String())))
-		fmt.Fprintf(c.stderr, "mcpterm %s: run 'mcpterm %s --help' for its flags\n", fs.Name(), fs.Name())
+		who := "mcpterm " + fs.Name()
+		if fs.Name() == "mcpterm" { // the workbench's own flags
+			who = "mcpterm"
+		}
+		fmt.Fprintf(c.stderr, "%s: %s\n", who, flagMessage(strings.TrimSpace(msg.String())))
+		fmt.Fprintf(c.stderr, "%s: run '%s --help' for its flags\n", who, who)
 		return nil, nil, exitUsage, false
 	}
 	fs.SetOutput(c.stderr)

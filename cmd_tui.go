@@ -19,65 +19,95 @@ import (
 	"github.com/mcpterm/mcpterm/ui"
 )
 
+// tuiOptions are the workbench's own flags.
+type tuiOptions struct {
+	theme, encoding, aqlMap string
+	noMouse                 bool
+}
+
+// tuiFlags builds the workbench's flag set: the server selection and the
+// UI's own flags, with the usage mcpterm --help prints (and completion
+// reads).
+func (c *cli) tuiFlags() (*flag.FlagSet, *serverFlags, *tuiOptions) {
+	fs := newFlagSet("mcpterm",
+		"usage: mcpterm [--theme T] [--encoding E] [--no-mouse] [--aql-map FILE] [server selection]",
+		"server selection: nothing (demo), -- CMD ARGS, --url URL [--sse] [--header 'K: V'],",
+		"                  --server NAME [--config FILE], --tools FILE (offline)")
+	var sf serverFlags
+	sf.register(fs)
+	var o tuiOptions
+	enum(fs, &o.theme, "theme", "auto", themes.Names(), "colour `THEME` (NO_COLOR wins)")
+	enum(fs, &o.encoding, "encoding", tokens.DefaultEncoding, tokens.Encodings(), "tokenizer")
+	fs.BoolVar(&o.noMouse, "no-mouse", false, "leave the mouse to the terminal (for its own text selection)")
+	fs.StringVar(&o.aqlMap, "aql-map", "", "AQL category and operation-name overrides `FILE`")
+	return fs, &sf, &o
+}
+
 // runTUI opens the workbench. The server is chosen as everywhere else
 // (nothing = the in-process demo server); the other flags are the UI's own.
 func (c *cli) runTUI(args []string) int {
-	fs := flag.NewFlagSet("mcpterm", flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
-	var sf serverFlags
-	sf.register(fs)
-	theme := fs.String("theme", "auto", "colour `THEME`: "+strings.Join(themes.Names(), ", ")+" (NO_COLOR wins)")
-	enc := fs.String("encoding", tokens.DefaultEncoding, "tokenizer: "+strings.Join(tokens.Encodings(), ", "))
-	noMouse := fs.Bool("no-mouse", false, "leave the mouse to the terminal (for its own text selection)")
-	aqlMap := fs.String("aql-map", "", "AQL category and operation-name overrides `FILE`")
-	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "usage: mcpterm [--theme T] [--encoding E] [--no-mouse] [--aql-map FILE] [server selection]")
-		fmt.Fprintln(c.stderr, "server selection: nothing (demo), -- CMD ARGS, --url URL [--sse] [--header 'K: V'],")
-		fmt.Fprintln(c.stderr, "                  --server NAME [--config FILE], --tools FILE (offline)")
-		fs.PrintDefaults()
-	}
-	pos, code, ok := sf.parse(fs, args)
+	fs, sf, o := c.tuiFlags()
+	pos, code, ok := c.parseSelection(fs, sf, args)
 	if !ok {
 		return code
 	}
 	if c.unexpectedArgs("mcpterm", pos) {
 		return exitUsage
 	}
-	choice, err := themes.Parse(*theme, c.getenv("NO_COLOR") != "")
+	opts, target, code := c.workbench(sf, o)
+	if target == nil {
+		return code
+	}
+	defer target.Close()
+	prog := tea.NewProgram(ui.New(opts))
+	if _, err := prog.Run(); err != nil {
+		fmt.Fprintln(c.stderr, "mcpterm:", err)
+		return exitConnect
+	}
+	return exitOK
+}
+
+// workbench makes the workbench's options from its flags: the theme,
+// tokenizer and AQL map checked, the server resolved (the client named and
+// versioned as on every connection the command line makes), the history
+// and drafts opened. target is nil when the flags say no, with the exit
+// code.
+func (c *cli) workbench(sf *serverFlags, o *tuiOptions) (ui.Options, *session.Target, int) {
+	var opts ui.Options
+	choice, err := themes.Parse(o.theme, c.getenv("NO_COLOR") != "")
 	if err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm:", err)
-		return exitUsage
+		return opts, nil, exitUsage
 	}
-	if !validEncoding(*enc) {
-		fmt.Fprintf(c.stderr, "mcpterm: --encoding %s: want one of %s\n", quoteArg(*enc), strings.Join(tokens.Encodings(), ", "))
-		return exitUsage
+	if !validEncoding(o.encoding) {
+		fmt.Fprintf(c.stderr, "mcpterm: --encoding %s: want one of %s\n", quoteArg(o.encoding), strings.Join(tokens.Encodings(), ", "))
+		return opts, nil, exitUsage
 	}
 	var ov aql.Overrides
-	if *aqlMap != "" {
-		if ov, err = loadAQLMap(*aqlMap); err != nil {
+	if o.aqlMap != "" {
+		if ov, err = loadAQLMap(o.aqlMap); err != nil {
 			fmt.Fprintln(c.stderr, "mcpterm:", err)
-			return exitUsage
+			return opts, nil, exitUsage
 		}
 	}
 	env := c.env()
 	env.Cwd, _ = os.Getwd()
 	env.Home, _ = os.UserHomeDir()
-	target, err := session.Resolve(sf.Selection, env, session.Options{ClientName: "mcpterm"})
+	target, err := session.Resolve(sf.Selection, env, session.Options{ClientName: "mcpterm", ClientVersion: c.clientVersion()})
 	if err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm:", err)
-		return exitUsage
+		return opts, nil, exitUsage
 	}
-	defer target.Close()
-	opts := ui.Options{
+	opts = ui.Options{
 		Connect:      func(ctx context.Context) (ui.Session, error) { return session.Connect(ctx, target) },
 		Target:       target.Redactor.Redact(target.Source.String()),
 		Overrides:    ov,
 		DraftKey:     target.DraftKey(),
 		Sanitize:     func(s string) string { return safe.Text(target.Redactor.Redact(s)) },
 		Theme:        choice,
-		Encoding:     *enc,
+		Encoding:     o.encoding,
 		WorkingDir:   env.Cwd,
-		DisableMouse: *noMouse,
+		DisableMouse: o.noMouse,
 	}
 	if dir, err := history.StateDir(c.getenv, env.Home); err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm: the draft and history are kept in memory only:", err)
@@ -87,12 +117,7 @@ func (c *cli) runTUI(args []string) int {
 		opts.History = log
 		opts.Drafts = history.NewDrafts(filepath.Join(dir, "drafts"))
 	}
-	prog := tea.NewProgram(ui.New(opts))
-	if _, err := prog.Run(); err != nil {
-		fmt.Fprintln(c.stderr, "mcpterm:", err)
-		return exitConnect
-	}
-	return exitOK
+	return opts, target, exitOK
 }
 
 func validEncoding(enc string) bool {

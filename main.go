@@ -4,7 +4,6 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -142,12 +141,12 @@ func (c *cli) runSubcommand(sc subcommand, args []string) int {
 	return code
 }
 
-// workbenchHelp prints the workbench's usage (cmd_tui.go's flag set, by
-// asking it for -h) on w.
+// workbenchHelp prints the workbench's usage (cmd_tui.go's flag set) on w.
 func (c *cli) workbenchHelp(w io.Writer) int {
-	cc := *c
-	cc.stderr = w
-	return cc.runTUI([]string{"-h"})
+	fs, _, _ := c.tuiFlags()
+	fs.SetOutput(w)
+	fs.Usage()
+	return exitOK
 }
 
 // runHelp is `mcpterm help [COMMAND]`: the usage, or a command's own help,
@@ -189,13 +188,4 @@ func (c *cli) usage(w io.Writer) {
 	fmt.Fprintln(w, "\nexit: 0 ok, 1 tool error, 2 usage, 3 connection, 4 timeout. With --output json (--format json")
 	fmt.Fprintln(w, "for tools and tokens) errors are JSON objects on stderr: {\"error\": {\"kind\", \"message\", \"exit\"}}.")
 	fmt.Fprintln(w, "\nmcpterm help COMMAND (or mcpterm COMMAND --help) shows a command's own flags.")
-}
-
-// captured runs f with a cli whose stdout and stderr go to one buffer.
-func (c *cli) captured(f func(cc *cli) int) (string, int) {
-	var buf bytes.Buffer
-	cc := *c
-	cc.stdout, cc.stderr, cc.errs = &buf, &buf, nil
-	code := f(&cc)
-	return buf.String(), code
 }
