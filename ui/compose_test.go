@@ -381,3 +381,33 @@ func TestPreviewScrolls(t *testing.T) {
 		t.Errorf("alt+up did not come back to the top: %d", h.m.composer.previewTop)
 	}
 }
+
+// ctrl+p in the composer reads the call at the cursor (here a batch's
+// second entry) back into the form; what the form gives replaces that
+// call only. esc leaves the form and changes nothing.
+func TestFormReadsTheCallAtTheCursor(t *testing.T) {
+	h := readyHarness(t, 160, 48)
+	h.key("2")
+	src := `(batch (1 (fr "/a")) (2 (fr "/etc/hosts" :encoding :base64)))`
+	h.m.composer.setText(src)
+	h.m.composer.placeCursor(strings.Index(src, "/etc"))
+	h.key("ctrl+p")
+	if h.m.form == nil || h.m.form.tool.Name != "file_read" {
+		t.Fatalf("ctrl+p opened no form for file_read: %v", h.m.form)
+	}
+	if s := h.screen(); !strings.Contains(s, "Form · file_read") || !strings.Contains(s, "base64") || !strings.Contains(s, "/etc/hosts") {
+		t.Fatalf("the form does not hold the call at the cursor:\n%s", s)
+	}
+	h.key("esc")
+	if h.m.form != nil || h.m.composer.Value() != src || !h.m.textInputFocused() {
+		t.Fatalf("esc: form %v, text %q, editing %v", h.m.form != nil, h.m.composer.Value(), h.m.textInputFocused())
+	}
+	h.key("ctrl+p")
+	h.key("ctrl+x") // the path field: cleared
+	h.typeText("/docs/README.md")
+	h.key("ctrl+s")
+	want := `(batch (1 (fr "/a")) (2 (fr "/docs/README.md" :encoding :base64)))`
+	if h.m.form != nil || h.m.composer.Value() != want {
+		t.Fatalf("the form's call did not replace entry 2:\n%q\nwant\n%q", h.m.composer.Value(), want)
+	}
+}

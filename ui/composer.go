@@ -29,6 +29,7 @@ type composerCheck struct {
 // composerPane is the call editor. While it has focus it takes every key
 // except ctrl+c (and esc while a call runs), as a text input must.
 type composerPane struct {
+	inbox // requests of the root
 	st      *Styles
 	keys    *KeyMap
 	w, h    int
@@ -166,28 +167,28 @@ func (p *composerPane) edited() {
 // Update handles a key while the editor has focus.
 func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 	k := p.keys
-	edited := ask(composerEditedMsg{})
+	edited := func() tea.Cmd { return p.ask(composerEditedMsg{}) }
 	if km, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(km, k.Run):
-			return ask(runMsg{})
+			return p.ask(runMsg{})
 		case key.Matches(km, k.LeaveEdit):
-			return ask(focusMsg{focusResults})
+			return p.ask(focusMsg{focusResults})
 		case key.Matches(km, k.SaveFile):
-			return ask(saveComposerMsg{})
+			return p.ask(saveComposerMsg{})
 		case key.Matches(km, k.OpenFile):
-			return ask(openComposerMsg{})
+			return p.ask(openComposerMsg{})
 		case key.Matches(km, k.Template):
-			return ask(composeMsg{})
+			return p.ask(composeMsg{})
 		case key.Matches(km, k.Syntax):
-			return ask(switchSyntaxMsg{})
+			return p.ask(switchSyntaxMsg{})
 		case key.Matches(km, k.HistSearch):
-			return ask(historySearchMsg{})
+			return p.ask(historySearchMsg{})
 		case key.Matches(km, k.CopyCall):
 			if p.preview && p.check.rpc != "" {
-				return ask(copyMsg{what: "the JSON-RPC requests", text: p.check.rpc})
+				return p.ask(copyMsg{what: "the JSON-RPC requests", text: p.check.rpc})
 			}
-			return ask(copyMsg{what: "the call", text: p.editor.Value()})
+			return p.ask(copyMsg{what: "the call", text: p.editor.Value()})
 		case p.preview && (key.Matches(km, k.PreviewUp) || key.Matches(km, k.PreviewDown)):
 			rows := p.previewRows()
 			step := max(rows-1, 1)
@@ -202,7 +203,7 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 			p.SetSize(p.w, p.h)
 			if p.preview {
 				p.seq++ // recheck, now with the preview
-				return edited
+				return edited()
 			}
 			return nil
 		case key.Matches(km, k.Complete), key.Matches(km, k.CompletePrev):
@@ -211,7 +212,7 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 				dir = -1
 			}
 			if p.complete(dir) {
-				return edited
+				return edited()
 			}
 			return nil
 		case key.Matches(km, k.HistPrev) && p.editor.Line() == 0 && len(p.history) > 0:
@@ -221,7 +222,7 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 			if p.histIdx > 0 {
 				p.histIdx--
 				p.setText(p.history[p.histIdx])
-				return edited
+				return edited()
 			}
 			return nil
 		case key.Matches(km, k.HistNext) && p.editor.Line() == p.editor.LineCount()-1 && p.histIdx < len(p.history):
@@ -232,7 +233,7 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 				p.setText(p.history[p.histIdx])
 			}
 			p.editor.MoveToEnd()
-			return edited
+			return edited()
 		}
 	}
 	if km, ok := msg.(tea.KeyPressMsg); ok && p.focused {
@@ -243,14 +244,14 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 		if handled, changed := p.autoClose(typed); handled {
 			if changed {
 				p.edited()
-				return edited
+				return edited()
 			}
 			return nil
 		}
 	}
 	if p.editor.Update(msg) {
 		p.edited()
-		return edited
+		return edited()
 	}
 	return nil
 }
@@ -287,7 +288,7 @@ func commonPrefix(ss []string) string {
 
 func (p *composerPane) Help() []key.Binding {
 	k := p.keys
-	return []key.Binding{k.Run, k.Complete, k.LeaveEdit, k.Preview, k.Syntax, k.HistSearch, k.CopyCall, k.SaveFile, k.OpenFile, k.HistPrev}
+	return []key.Binding{k.Run, k.Complete, k.LeaveEdit, k.CallForm, k.Preview, k.Syntax, k.HistSearch, k.CopyCall, k.SaveFile, k.OpenFile, k.HistPrev}
 }
 
 // View draws the editor and the live verdict under it.

@@ -51,6 +51,7 @@ const (
 // explorePane browses everything but the tools: resources, templates,
 // prompts, server info, the log and the protocol tap.
 type explorePane struct {
+	inbox // requests of the root
 	st      *Styles
 	keys    *KeyMap
 	w, h    int
@@ -207,15 +208,15 @@ func (p *explorePane) Update(m tea.Msg) tea.Cmd {
 		switch p.tab {
 		case tabResources:
 			if i := nav.Cursor; i < len(p.resources) {
-				return ask(readURIMsg{uri: p.resources[i].URI})
+				return p.ask(readURIMsg{uri: p.resources[i].URI})
 			}
 		case tabPrompts:
 			if i := nav.Cursor; i < len(p.prompts) {
-				return ask(getPromptMsg{prompt: p.prompts[i]})
+				return p.ask(getPromptMsg{prompt: p.prompts[i]})
 			}
 		case tabTemplates:
 			if i := nav.Cursor; i < len(p.templates) {
-				return ask(readTemplateMsg{tpl: templateText(p.templates[i])})
+				return p.ask(readTemplateMsg{tpl: templateText(p.templates[i])})
 			}
 		}
 	}

@@ -21,54 +21,88 @@ import (
 // ASCII colour profile, drive it with keys, and compare the final screen
 // with a golden file (go test ./ui -run Flow -update rewrites them).
 
-// flow starts the program and returns it with a reader of everything it
-// has written so far.
+// flow drives the program; all is every byte it has written (what a
+// terminal would have received).
 type flow struct {
 	t   *testing.T
 	tm  *teatest.TestModel
-	out bytes.Buffer // what was written since the last keys
-	all bytes.Buffer // everything the program wrote
+	all bytes.Buffer
+}
+
+// probed is the workbench as a flow runs it: it answers a probeMsg with
+// the screen it would draw now, so a flow waits for what is on the screen
+// rather than for bytes of output (a renderer that writes only the cells
+// that changed never writes most words whole).
+type probed struct{ *Model }
+
+type probeMsg struct{ screen chan<- string }
+
+func (p probed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if pm, ok := msg.(probeMsg); ok {
+		pm.screen <- ansi.Strip(p.Model.Screen())
+		return p, nil
+	}
+	_, cmd := p.Model.Update(msg)
+	return p, cmd
 }
 
 func startFlow(t *testing.T, m *Model, w, h int) *flow {
-	tm := teatest.NewTestModel(t, m,
+	tm := teatest.NewTestModel(t, probed{m},
 		teatest.WithInitialTermSize(w, h),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
 	return &flow{t: t, tm: tm}
 }
 
-// waitOutput waits until the program has written every one of words.
-func (f *flow) waitOutput(words ...string) {
+// waitOutput waits until the screen shows every one of words, and
+// returns it. It asks the program for its screen until then (every 20 ms,
+// for up to 30 s).
+func (f *flow) waitOutput(words ...string) string {
 	f.t.Helper()
-	teatest.WaitFor(f.t, f.tm.Output(), func(b []byte) bool {
-		f.out.Write(b)
-		f.all.Write(b)
-		plain := ansi.Strip(f.out.String())
-		for _, w := range words {
-			if !strings.Contains(plain, w) {
-				return false
+	deadline := time.Now().Add(30 * time.Second)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	last := ""
+	for {
+		f.forget()
+		ch := make(chan string, 1)
+		f.tm.Send(probeMsg{screen: ch})
+		select {
+		case last = <-ch:
+			if containsAll(last, words) {
+				return last
 			}
+		case <-time.After(5 * time.Second):
 		}
-		return true
-	}, teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+		if time.Now().After(deadline) {
+			f.t.Fatalf("the screen did not show %q in 30s; it shows:\n%s", words, last)
+		}
+		<-tick.C
+	}
 }
 
-// keys sends key presses; later waits look only at what is drawn after them.
+func containsAll(s string, words []string) bool {
+	for _, w := range words {
+		if !strings.Contains(s, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// keys sends key presses.
 func (f *flow) keys(keys ...string) {
-	f.forget()
 	for _, k := range keys {
 		f.tm.Send(keyMsg(k))
 	}
 }
 
+// forget moves what the program wrote into all.
 func (f *flow) forget() {
 	b, _ := io.ReadAll(f.tm.Output())
 	f.all.Write(b)
-	f.out.Reset()
 }
 
 func (f *flow) typeText(s string) {
-	f.forget()
 	f.tm.Type(s)
 }
 
@@ -76,7 +110,8 @@ func (f *flow) typeText(s string) {
 func (f *flow) finish() string {
 	f.t.Helper()
 	f.keys("ctrl+c", "ctrl+c")
-	fm := f.tm.FinalModel(f.t, teatest.WithFinalTimeout(20*time.Second)).(*Model)
+	fm := f.tm.FinalModel(f.t, teatest.WithFinalTimeout(20*time.Second)).(probed)
+	f.forget()
 	return ansi.Strip(fm.Screen())
 }
 
@@ -202,7 +237,7 @@ func TestFlowHostileServerEmitsNoEscapes(t *testing.T) {
 	f.keys("ctrl+g")
 	f.waitOutput("destructive") // no annotations: MCP's default says it may be
 	f.keys("y")
-	f.waitOutput("result")
+	f.waitOutput("moved", "RED")
 	screen := f.finish()
 	rest, _ := io.ReadAll(f.tm.FinalOutput(t))
 	all := append(f.all.Bytes(), rest...)
@@ -227,7 +262,7 @@ func TestFlowFastTypingLosesNoKeys(t *testing.T) {
 	text := strings.Repeat(`{"name": "file_read", "arguments": {"path": "abcdefghij"}} `, 20)
 	f.typeText(text)
 	f.keys("ctrl+c", "ctrl+c")
-	fm := f.tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(*Model)
+	fm := f.tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(probed)
 	if got := fm.composer.Value(); got != text {
 		t.Fatalf("typed %d bytes, editor holds %d:\n%q", len(text), len(got), got)
 	}

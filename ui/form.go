@@ -27,6 +27,7 @@ import (
 // accepts the call and formCancelMsg when they leave, and does no I/O.
 // While focused it takes every key, as a text input does (capturesKeys).
 type toolForm struct {
+	inbox // requests of the root
 	st       *Styles
 	keys     *KeyMap
 	codec    *calls.Codec
@@ -244,7 +245,7 @@ func (f *toolForm) key(msg tea.KeyPressMsg) tea.Cmd {
 	r := f.current()
 	switch {
 	case key.Matches(msg, k.FormCancel):
-		return ask(formCancelMsg{})
+		return f.ask(formCancelMsg{})
 	case key.Matches(msg, k.FormAccept):
 		return f.accept()
 	case key.Matches(msg, k.FormEnter):
@@ -282,7 +283,7 @@ func (f *toolForm) key(msg tea.KeyPressMsg) tea.Cmd {
 func (f *toolForm) accept() tea.Cmd {
 	text, _, err := f.Call()
 	if err == nil {
-		return ask(formDoneMsg{text: text})
+		return f.ask(formDoneMsg{text: text})
 	}
 	f.flash = "not yet: fix the call first"
 	if f.fieldErr != nil && len(f.fieldErr.list) > 0 {

@@ -98,6 +98,7 @@ func press(f *toolForm, keys ...string) []tea.Msg {
 			if cmd := f.Update(m); cmd != nil {
 				out = append(out, cmd())
 			}
+			out = append(out, f.take()...) // what it asks of the root
 		}
 	}
 	return out

@@ -14,6 +14,9 @@ import (
 // end so they are never the ones cut off.
 func (m *Model) shortHelp() (keys, pinned []key.Binding) {
 	k := m.keys
+	if m.form != nil {
+		return m.form.Help(), []key.Binding{k.Interrupt}
+	}
 	keys = m.panes[m.focus].Help()
 	if m.textInputFocused() {
 		return append(keys, k.Cancel), []key.Binding{k.HelpAny, k.Interrupt}
@@ -62,8 +65,8 @@ func helpGroups(k KeyMap) []helpGroup {
 	return []helpGroup{
 		{"Everywhere", []key.Binding{k.PageTools, k.PageCompose, k.PageExplore, k.NextPane, k.PrevPane, k.Zoom, k.Encoding, k.Retry, k.Cancel, k.Help, k.HelpAny, k.Quit, k.Interrupt}},
 		{"Lists and scrolling", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
-		{"Tool list and side by side", []key.Binding{k.Compose, k.Filter, k.Sort, k.Form, k.Invisible, k.Copy}},
-		{"Composer", []key.Binding{k.Run, k.Complete, k.CompletePrev, k.Syntax, k.Preview, k.PreviewUp, k.PreviewDown, k.Template, k.SaveFile, k.OpenFile, k.HistPrev, k.HistNext, k.HistSearch, k.CopyCall, k.LeaveEdit}},
+		{"Tool list and side by side", []key.Binding{k.Compose, k.CallForm, k.Filter, k.Sort, k.Form, k.Invisible, k.Copy}},
+		{"Composer", []key.Binding{k.Run, k.CallForm, k.Complete, k.CompletePrev, k.Syntax, k.Preview, k.PreviewUp, k.PreviewDown, k.Template, k.SaveFile, k.OpenFile, k.HistPrev, k.HistNext, k.HistSearch, k.CopyCall, k.LeaveEdit}},
 		{"Results", []key.Binding{k.TermForm, k.Rerun, k.RerunFailed, k.Copy, k.SaveResult, k.PrevRun, k.NextRun, k.ResultsEdit}},
 		{"Explore", []key.Binding{k.TabLeft, k.TabRight, k.Open, k.Level}},
 	}

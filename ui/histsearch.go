@@ -16,6 +16,7 @@ import (
 // newest first, narrowed by what is typed (every word must appear, in any
 // case); enter puts the chosen one in the composer.
 type historySearch struct {
+	inbox // requests of the root
 	server   string
 	history  []string // oldest first, as the composer keeps it
 	input    textinput.Model
@@ -69,7 +70,7 @@ func (h *historySearch) Update(msg tea.Msg, keys *KeyMap) (bool, tea.Cmd) {
 			return true, nil
 		case km.Code == tea.KeyEnter:
 			if c := h.nav.Cursor; c < len(h.matches) {
-				return true, ask(historyPickedMsg{text: h.history[h.matches[c]]})
+				return true, h.ask(historyPickedMsg{text: h.history[h.matches[c]]})
 			}
 			return true, nil
 		case km.Code == tea.KeyUp:

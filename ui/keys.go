@@ -21,6 +21,7 @@ type KeyMap struct {
 	// Global (not while a text input has focus).
 	Help        key.Binding
 	HelpAny     key.Binding // f1: the help from a text input too
+	CallForm    key.Binding // the call form for the call at the cursor or the selected tool
 	NextPane    key.Binding
 	PrevPane    key.Binding
 	PageTools   key.Binding
@@ -119,6 +120,7 @@ func DefaultKeyMap() KeyMap {
 
 		Help:        b(k("?"), "?", "help"),
 		HelpAny:     b(k("f1"), "f1", "help"),
+		CallForm:    b(k("ctrl+p", "f2"), "ctrl+p", "call form"),
 		NextPane:    b(k("tab"), "tab", "next pane"),
 		PrevPane:    b(k("shift+tab"), "shift+tab", "prev pane"),
 		PageTools:   b(k("1"), "1", "tools"),

@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 
+	"github.com/mcpterm/mcpterm/ui/widget"
+
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -155,5 +157,6 @@ func overlay(base, box string, w, h int) string {
 	bw, bh := lipgloss.Width(box), lipgloss.Height(box)
 	x, y := max((w-bw)/2, 0), max((h-bh)/2, 0)
 	c := lipgloss.NewCompositor(lipgloss.NewLayer(base), lipgloss.NewLayer(box).X(x).Y(y).Z(1))
-	return c.Render()
+	// The compositor drops trailing blanks; the frame stays w by h.
+	return widget.FitBlock(c.Render(), w, h)
 }

@@ -46,6 +46,9 @@ type Model struct {
 	page          page
 	focus         focus
 	showHelp      bool
+	asked         inbox     // requests of a dialog that closed
+	form          *toolForm // the call form, covering the body while open
+	formTo        formTarget
 	zoom          bool            // the focused pane fills the body
 	help          help.Model      // draws key bindings in the footer
 	helpView      widget.Scroller // the full help, which scrolls
@@ -150,6 +153,7 @@ func (m *Model) setSize(w, h int) {
 		}
 		p.SetSize(r.w, r.h)
 	}
+	m.sizeForm()
 	m.help.SetWidth(w)
 	iw, ih := widget.Inner(m.styles.Frame, m.lay.body.w, m.lay.body.h)
 	m.helpView.SetSize(iw, ih)
@@ -251,6 +255,10 @@ func (m *Model) syncKeys() {
 func (m *Model) setCatalog(c *catalog) tea.Cmd {
 	m.cat = c
 	m.composer.codec = c.codec
+	if m.form != nil { // its tool is of the old list
+		m.form = nil
+		m.panes[m.focus].Focus()
+	}
 	m.tools.setTools(c, m.opts.Sanitize)
 	m.setSize(m.width, m.height) // the tool list's width follows its names
 	m.reports = map[string]*tokens.ServerReport{}

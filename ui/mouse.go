@@ -12,6 +12,21 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	}
 	mouse := msg.Mouse()
 	x, y := mouse.X, mouse.Y
+	if m.form != nil {
+		b := m.lay.body
+		switch msg := msg.(type) {
+		case tea.MouseClickMsg:
+			if msg.Button == tea.MouseLeft && y >= b.y && y < b.y+b.h {
+				return m.form.click(x-b.x, y-b.y)
+			}
+		case tea.MouseWheelMsg:
+			if msg.Button == tea.MouseWheelUp {
+				return m.form.wheel(-1)
+			}
+			return m.form.wheel(1)
+		}
+		return nil
+	}
 	switch msg := msg.(type) {
 	case tea.MouseClickMsg:
 		if msg.Button != tea.MouseLeft {

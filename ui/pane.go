@@ -14,8 +14,8 @@ import (
 //
 // A pane never does I/O and never reaches into another pane: what it needs
 // the root to do (render the selected tool, run the composer's call, open a
-// dialog, move focus) it asks for by returning a Cmd whose message the root
-// handles, as every other reply is handled.
+// dialog, move focus) it asks for with a message in its inbox, which the
+// root takes and handles before the next message arrives.
 type pane interface {
 	SetSize(w, h int)
 	Focus() tea.Cmd
@@ -23,6 +23,7 @@ type pane interface {
 	View() string
 	Help() []key.Binding
 	Update(msg tea.Msg) tea.Cmd
+	take() []tea.Msg
 }
 
 // textInput is a pane that can hold a focused text input, which takes every
@@ -38,8 +39,24 @@ type pointer interface {
 	wheel(delta int) tea.Cmd
 }
 
-// ask turns a request of a pane into a Cmd for the root.
-func ask(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
+// inbox holds a pane's requests of the root. The root takes them right
+// after the pane's Update returns and handles them before the next key:
+// a request sent as a Cmd would come back after keys typed meanwhile (esc
+// then E would type the E into the editor the esc was leaving).
+type inbox struct{ msgs []tea.Msg }
+
+// ask records a request; it returns no Cmd, so that callers may return it.
+func (b *inbox) ask(msg tea.Msg) tea.Cmd {
+	b.msgs = append(b.msgs, msg)
+	return nil
+}
+
+// take returns the requests made since it was last called.
+func (b *inbox) take() []tea.Msg {
+	msgs := b.msgs
+	b.msgs = nil
+	return msgs
+}
 
 // Requests panes make of the root.
 type (

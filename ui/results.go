@@ -104,6 +104,7 @@ type renderKey struct {
 
 // resultsPane shows the outcome of runs, newest first in [ ] order.
 type resultsPane struct {
+	inbox // requests of the root
 	st      *Styles
 	keys    *KeyMap
 	w, h    int
@@ -248,11 +249,11 @@ func (p *resultsPane) Update(m tea.Msg) tea.Cmd {
 	case key.Matches(msg, k.Copy):
 		if r != nil && r.done {
 			what, text := r.copyText(p.sel, p.term)
-			return ask(copyMsg{what: what, text: text})
+			return p.ask(copyMsg{what: what, text: text})
 		}
 	case key.Matches(msg, k.Rerun):
 		if r != nil && r.done {
-			return ask(rerunMsg{run: r, items: []int{p.sel}})
+			return p.ask(rerunMsg{run: r, items: []int{p.sel}})
 		}
 	case key.Matches(msg, k.RerunFailed):
 		if r != nil && r.done {
@@ -263,32 +264,32 @@ func (p *resultsPane) Update(m tea.Msg) tea.Cmd {
 				}
 			}
 			if len(failed) > 0 {
-				return ask(rerunMsg{run: r, items: failed})
+				return p.ask(rerunMsg{run: r, items: failed})
 			}
 		}
 	case key.Matches(msg, k.TermForm):
 		p.term = !p.term
-		return ask(rerenderMsg{})
+		return p.ask(rerenderMsg{})
 	case key.Matches(msg, k.PrevRun):
 		if p.cur > 0 {
 			p.cur--
 			p.sel = 0
 			p.SetSize(p.w, p.h)
-			return ask(rerenderMsg{})
+			return p.ask(rerenderMsg{})
 		}
 	case key.Matches(msg, k.NextRun):
 		if p.cur < len(p.runs)-1 {
 			p.cur++
 			p.sel = 0
 			p.SetSize(p.w, p.h)
-			return ask(rerenderMsg{})
+			return p.ask(rerenderMsg{})
 		}
 	case key.Matches(msg, k.SaveResult):
 		if r := p.current(); r != nil && r.done {
-			return ask(saveResultMsg{})
+			return p.ask(saveResultMsg{})
 		}
 	case key.Matches(msg, k.ResultsEdit):
-		return ask(focusMsg{focusComposer})
+		return p.ask(focusMsg{focusComposer})
 	}
 	return nil
 }

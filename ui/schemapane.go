@@ -30,6 +30,7 @@ type schemaKey struct {
 
 // schemaPane shows the selected tool as JSON Schema next to a compact form.
 type schemaPane struct {
+	inbox // requests of the root
 	st      *Styles
 	keys    *KeyMap
 	w, h    int
@@ -151,7 +152,7 @@ func (p *schemaPane) copy() tea.Cmd {
 	if p.noTool || p.shown.copyText == "" {
 		return nil
 	}
-	return ask(copyMsg{what: formLabel(firstNonEmpty(p.shown.rightForm, p.shown.key.form)) + " of " + p.shown.title, text: p.shown.copyText})
+	return p.ask(copyMsg{what: formLabel(firstNonEmpty(p.shown.rightForm, p.shown.key.form)) + " of " + p.shown.title, text: p.shown.copyText})
 }
 
 // toggles shared by the tools page: they work with either pane focused.

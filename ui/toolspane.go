@@ -43,6 +43,7 @@ type toolRow struct {
 
 // toolsPane lists the server's tools with their codes, badges and counts.
 type toolsPane struct {
+	inbox // requests of the root
 	st      *Styles
 	keys    *KeyMap
 	w, h    int // outer size
@@ -310,10 +311,10 @@ func (p *toolsPane) Update(m tea.Msg) tea.Cmd {
 		p.selectName(before)
 	case key.Matches(msg, k.Compose):
 		if p.selected() != nil {
-			return ask(composeMsg{})
+			return p.ask(composeMsg{})
 		}
 	case key.Matches(msg, k.Copy):
-		return ask(copyDeclarationMsg{})
+		return p.ask(copyDeclarationMsg{})
 	}
 	return p.moved(before)
 }
@@ -321,7 +322,7 @@ func (p *toolsPane) Update(m tea.Msg) tea.Cmd {
 // moved asks for the selection to be shown when it changed.
 func (p *toolsPane) moved(before string) tea.Cmd {
 	if p.selectedName() != before {
-		return ask(selectionMsg{})
+		return p.ask(selectionMsg{})
 	}
 	return nil
 }
@@ -347,7 +348,7 @@ func (p *toolsPane) Help() []key.Binding {
 	if p.filtering {
 		return []key.Binding{p.keys.FilterAccept, p.keys.FilterClear}
 	}
-	return []key.Binding{p.keys.Compose, p.keys.Filter, p.keys.Sort, p.keys.Copy, p.keys.Up, p.keys.Down}
+	return []key.Binding{p.keys.Compose, p.keys.CallForm, p.keys.Filter, p.keys.Sort, p.keys.Copy, p.keys.Up, p.keys.Down}
 }
 
 // View draws the pane at its outer size.

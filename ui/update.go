@@ -16,10 +16,45 @@ import (
 // pane; async results, by the request they answer, to the pane that asked;
 // keys to the focused pane only, after quit, the modal, a focused text input
 // and the global keys have had their turn.
+//
+// What a pane asks of the root while handling msg (its inbox) is handled
+// here, before the next message, in the order asked.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	cmd := m.update(msg)
+	cmds := []tea.Cmd{m.update(msg)}
+	for range 8 { // a request may lead to others; none loops
+		reqs := m.requests()
+		if len(reqs) == 0 {
+			break
+		}
+		for _, r := range reqs {
+			cmds = append(cmds, m.update(r))
+		}
+	}
 	m.syncKeys()
-	return m, cmd
+	return m, tea.Batch(cmds...)
+}
+
+// closeModal drops the dialog, keeping what it asked on its way out.
+func (m *Model) closeModal() {
+	if d, ok := m.modal.(interface{ take() []tea.Msg }); ok {
+		m.asked.msgs = append(m.asked.msgs, d.take()...)
+	}
+	m.modal = nil
+}
+
+// requests takes what the panes, the form and the dialog have asked.
+func (m *Model) requests() []tea.Msg {
+	out := m.asked.take()
+	for _, p := range m.panes {
+		out = append(out, p.take()...)
+	}
+	if m.form != nil {
+		out = append(out, m.form.take()...)
+	}
+	if d, ok := m.modal.(interface{ take() []tea.Msg }); ok {
+		out = append(out, d.take()...)
+	}
+	return out
 }
 
 func (m *Model) update(msg tea.Msg) tea.Cmd {
@@ -47,6 +82,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if m.modal != nil {
 			_, cmd := m.modal.Update(msg, &m.keys)
 			return cmd
+		}
+		if m.form != nil {
+			return m.form.Update(msg)
 		}
 		return m.panes[m.focus].Update(msg)
 
@@ -253,6 +291,16 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(m.checkSoonCmd(), m.autosaveCmd())
 	case rerunMsg:
 		return m.rerun(msg.run, msg.items)
+	case formDoneMsg:
+		if m.form == nil {
+			return nil
+		}
+		return m.closeForm(msg.text, true)
+	case formCancelMsg:
+		if m.form == nil {
+			return nil
+		}
+		return m.closeForm("", false)
 	case copyDeclarationMsg:
 		return m.schema.copy()
 	case copyMsg:
@@ -320,9 +368,16 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.modal != nil {
 		done, cmd := m.modal.Update(msg, k)
 		if done {
-			m.modal = nil
+			m.closeModal()
 		}
 		return cmd
+	}
+	// The call form takes every key but ctrl+c.
+	if m.form != nil {
+		return m.form.Update(msg)
+	}
+	if key.Matches(msg, k.CallForm) {
+		return m.openForm()
 	}
 	// alt+z zooms whatever has focus, a text input too (z alone is text
 	// there, and a global key elsewhere).

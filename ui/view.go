@@ -224,6 +224,9 @@ func (m *Model) bodyView() string {
 	if m.conn == connFailed && m.cat == nil {
 		return m.failedView(l.body)
 	}
+	if m.form != nil {
+		return m.form.View()
+	}
 	if m.zoom {
 		return m.panes[m.focus].View()
 	}
@@ -307,6 +310,9 @@ func errText(err error) string {
 }
 
 func (m *Model) focusLabel() string {
+	if m.form != nil {
+		return "call form · " + oneLine(m.opts.Sanitize(m.form.tool.Name))
+	}
 	switch m.focus {
 	case focusTools:
 		if m.tools.filtering {
