@@ -29,7 +29,7 @@ type composerCheck struct {
 // composerPane is the call editor. While it has focus it takes every key
 // except ctrl+c (and esc while a call runs), as a text input must.
 type composerPane struct {
-	inbox // requests of the root
+	inbox   // requests of the root
 	st      *Styles
 	keys    *KeyMap
 	w, h    int

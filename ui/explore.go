@@ -51,7 +51,7 @@ const (
 // explorePane browses everything but the tools: resources, templates,
 // prompts, server info, the log and the protocol tap.
 type explorePane struct {
-	inbox // requests of the root
+	inbox   // requests of the root
 	st      *Styles
 	keys    *KeyMap
 	w, h    int

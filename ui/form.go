@@ -27,7 +27,7 @@ import (
 // accepts the call and formCancelMsg when they leave, and does no I/O.
 // While focused it takes every key, as a text input does (capturesKeys).
 type toolForm struct {
-	inbox // requests of the root
+	inbox    // requests of the root
 	st       *Styles
 	keys     *KeyMap
 	codec    *calls.Codec

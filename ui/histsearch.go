@@ -16,7 +16,7 @@ import (
 // newest first, narrowed by what is typed (every word must appear, in any
 // case); enter puts the chosen one in the composer.
 type historySearch struct {
-	inbox // requests of the root
+	inbox    // requests of the root
 	server   string
 	history  []string // oldest first, as the composer keeps it
 	input    textinput.Model

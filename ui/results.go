@@ -104,7 +104,7 @@ type renderKey struct {
 
 // resultsPane shows the outcome of runs, newest first in [ ] order.
 type resultsPane struct {
-	inbox // requests of the root
+	inbox   // requests of the root
 	st      *Styles
 	keys    *KeyMap
 	w, h    int

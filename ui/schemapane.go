@@ -30,7 +30,7 @@ type schemaKey struct {
 
 // schemaPane shows the selected tool as JSON Schema next to a compact form.
 type schemaPane struct {
-	inbox // requests of the root
+	inbox   // requests of the root
 	st      *Styles
 	keys    *KeyMap
 	w, h    int

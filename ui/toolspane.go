@@ -43,7 +43,7 @@ type toolRow struct {
 
 // toolsPane lists the server's tools with their codes, badges and counts.
 type toolsPane struct {
-	inbox // requests of the root
+	inbox   // requests of the root
 	st      *Styles
 	keys    *KeyMap
 	w, h    int // outer size
