@@ -29,28 +29,38 @@ func (m *Model) shortHelp() (keys, pinned []key.Binding) {
 }
 
 // footerKeys draws the short help to fit w: pinned last and whole, the
-// rest cut at a key, never mid-word.
+// rest cut at a key, never mid-word. Each key is drawn once (it is drawn
+// on every frame; fitting by redrawing the growing line cost a quarter of
+// a keystroke).
 func (m *Model) footerKeys(w int) string {
 	keys, pinned := m.shortHelp()
 	h := m.help
 	h.SetWidth(0)
 	tail := h.ShortHelpView(pinned)
 	sep := m.styles.Help.ShortSeparator.Render(" • ")
-	avail := w - ansi.StringWidth(tail) - ansi.StringWidth(sep)
-	var shown []key.Binding
+	sepW := ansi.StringWidth(sep)
+	avail := w - ansi.StringWidth(tail) - sepW
+	var shown []string
+	used := 0
 	for _, b := range keys {
 		if !b.Enabled() {
 			continue
 		}
-		if ansi.StringWidth(h.ShortHelpView(append(shown, b))) > avail-2 {
+		item := h.ShortHelpView([]key.Binding{b})
+		iw := ansi.StringWidth(item)
+		if len(shown) > 0 {
+			iw += sepW
+		}
+		if used+iw > avail-2 {
 			break
 		}
-		shown = append(shown, b)
+		shown = append(shown, item)
+		used += iw
 	}
 	if len(shown) == 0 {
 		return widget.FitLine(tail, w)
 	}
-	return widget.FitLine(h.ShortHelpView(shown)+sep+tail, w)
+	return widget.FitLine(strings.Join(shown, sep)+sep+tail, w)
 }
 
 // helpGroup is one section of the full help.
