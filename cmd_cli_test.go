@@ -301,6 +301,20 @@ func TestToolsNoTruncationWhenPiped(t *testing.T) {
 	}
 }
 
+// tokens cuts long names in its table only on a terminal.
+func TestTokensNoTruncationWhenPiped(t *testing.T) {
+	name := "a_tool_with_a_name_long_enough_to_be_cut_in_a_table_cell_END"
+	f := writeTemp(t, `[{"name":"`+name+`","description":"d","inputSchema":{"type":"object"}}]`)
+	code, out, _ := testCLI(t, nil, "tokens", "--tools", f)
+	if code != exitOK || !strings.Contains(out, name) {
+		t.Errorf("piped: exit %d %q", code, out)
+	}
+	code, out, _ = testCLI(t, func(c *cli) { c.terminal = func() (int, bool) { return 200, true } }, "tokens", "--tools", f)
+	if code != exitOK || strings.Contains(out, "END") || !strings.Contains(out, "a_tool_with_a_name_long_enough_to_be_cut_in_a_t…") {
+		t.Errorf("terminal: exit %d %q", code, out)
+	}
+}
+
 // convert takes the server selection: a stdio command, --tools FILE, or a
 // FILE; both at once is a mistake, and flags that need a server say so.
 func TestConvertTakesTheSelection(t *testing.T) {

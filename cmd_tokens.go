@@ -122,7 +122,11 @@ func (c *cli) runTokens(args []string) int {
 		fmt.Fprintln(c.stderr, "mcpterm tokens: --sort:", err)
 		return exitUsage
 	}
-	if err := tokens.Write(c.stdout, report, *format); err != nil {
+	wo := tokens.WriteOptions{} // names whole when piped
+	if _, terminal := c.stdoutTerminal(); terminal {
+		wo.MaxName = tokens.MaxNameCells
+	}
+	if err := tokens.WriteWith(c.stdout, report, *format, wo); err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm tokens:", err)
 		return exitUsage
 	}

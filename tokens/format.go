@@ -16,13 +16,31 @@ import (
 // Formats lists the report formats, the default first.
 func Formats() []string { return []string{"table", "md", "json", "csv"} }
 
-// Write renders the report in one of Formats.
+// Write renders the report in one of Formats, for a terminal: names in
+// table cells are cut at MaxNameCells.
 func Write(w io.Writer, r *Report, format string) error {
+	return WriteWith(w, r, format, WriteOptions{MaxName: MaxNameCells})
+}
+
+// WriteOptions say how a report is written.
+type WriteOptions struct {
+	// MaxName bounds a tool or server name in a table cell, in cells
+	// (cut with "…"); 0 writes names whole, for output that is not a
+	// terminal.
+	MaxName int
+}
+
+// MaxNameCells is the bound on names on a terminal: hostile servers send
+// 3 KB names as readily as 3 KB descriptions.
+const MaxNameCells = 48
+
+// WriteWith renders the report in one of Formats.
+func WriteWith(w io.Writer, r *Report, format string, o WriteOptions) error {
 	switch format {
 	case "table":
-		return writeText(w, r, false)
+		return writeText(w, r, false, o.MaxName)
 	case "md":
-		return writeText(w, r, true)
+		return writeText(w, r, true, o.MaxName)
 	case "json":
 		_, err := io.WriteString(w, terminalSafeJSON(JSON(r).Pretty())+"\n")
 		return err
@@ -32,15 +50,11 @@ func Write(w io.Writer, r *Report, format string) error {
 	return fmt.Errorf("unknown format %q (want one of: %s)", format, strings.Join(Formats(), ", "))
 }
 
-// maxName bounds a tool or server name in a table cell; hostile servers send
-// 3 KB names as readily as 3 KB descriptions.
-const maxName = 48
-
 // cellName makes untrusted text fit one table cell: escapes removed, one
-// line, bounded.
-func cellName(s string, md bool) string {
+// line, bounded by maxName cells (0: whole).
+func cellName(s string, md bool, maxName int) string {
 	s = safe.Line(s)
-	if runewidth.StringWidth(s) > maxName {
+	if maxName > 0 && runewidth.StringWidth(s) > maxName {
 		s = runewidth.Truncate(s, maxName, "…")
 	}
 	if md {
@@ -98,11 +112,11 @@ func (t *table) add(bold bool, cells ...string) {
 
 // countsTable lays out named rows of counts with the totals and the two
 // savings rows under them.
-func countsTable(first string, forms []string, names []string, rows []map[string]int, totals map[string]int, md bool) *table {
+func countsTable(first string, forms []string, names []string, rows []map[string]int, totals map[string]int, md bool, maxName int) *table {
 	t := &table{}
 	t.add(false, append([]string{first}, forms...)...)
 	for i, counts := range rows {
-		cells := []string{cellName(names[i], md)}
+		cells := []string{cellName(names[i], md, maxName)}
 		for _, f := range forms {
 			cells = append(cells, num(counts, f))
 		}
@@ -162,14 +176,14 @@ func (t *table) write(w io.Writer, md bool) {
 	}
 }
 
-func writeText(w io.Writer, r *Report, md bool) error {
+func writeText(w io.Writer, r *Report, md bool, maxName int) error {
 	for i, s := range r.Servers {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		title := fmt.Sprintf("%s · %d tools · %s", cellName(serverName(s), false), len(s.Tools), r.Encoding)
+		title := fmt.Sprintf("%s · %d tools · %s", cellName(serverName(s), false, maxName), len(s.Tools), r.Encoding)
 		if md {
-			fmt.Fprintf(w, "### %s\n\n", cellName(serverName(s), true)+fmt.Sprintf(" (%d tools, %s)", len(s.Tools), r.Encoding))
+			fmt.Fprintf(w, "### %s\n\n", cellName(serverName(s), true, maxName)+fmt.Sprintf(" (%d tools, %s)", len(s.Tools), r.Encoding))
 		} else {
 			fmt.Fprintln(w, title)
 		}
@@ -178,12 +192,12 @@ func writeText(w io.Writer, r *Report, md bool) error {
 		for j, t := range s.Tools {
 			names[j], rows[j] = t.Name, t.Counts
 		}
-		countsTable("tool", r.Forms, names, rows, s.Totals, md).write(w, md)
+		countsTable("tool", r.Forms, names, rows, s.Totals, md, maxName).write(w, md)
 		if md {
 			fmt.Fprintln(w)
 		}
 		writeAQL(w, r, s.AQL, s.Totals[Baseline], md)
-		writeNotes(w, r, s, md)
+		writeNotes(w, r, s, md, maxName)
 	}
 	if len(r.Servers) > 1 {
 		fmt.Fprintln(w)
@@ -198,7 +212,7 @@ func writeText(w io.Writer, r *Report, md bool) error {
 			names[j], rows[j] = serverName(s), s.Totals
 		}
 		totals, incomplete := r.GrandTotal()
-		countsTable("server", r.Forms, names, rows, totals, md).write(w, md)
+		countsTable("server", r.Forms, names, rows, totals, md, maxName).write(w, md)
 		if md {
 			fmt.Fprintln(w)
 		}
@@ -261,7 +275,7 @@ func bullet(md bool) string {
 
 // writeNotes prints what sits under a server's table: the left-out parts
 // and every error, so a failing form is explained rather than missing.
-func writeNotes(w io.Writer, r *Report, s *ServerReport, md bool) {
+func writeNotes(w io.Writer, r *Report, s *ServerReport, md bool, maxName int) {
 	var parts []string
 	for _, k := range LeftOutKinds() {
 		p := s.LeftOut[k]
@@ -290,7 +304,7 @@ func writeNotes(w io.Writer, r *Report, s *ServerReport, md bool) {
 			}
 		}
 		if len(tools) > 0 {
-			fmt.Fprintf(w, "%s%s failed for %d tool(s), first %s: %s\n", bullet(md), f, len(tools), cellName(tools[0], md), noteText(first, md))
+			fmt.Fprintf(w, "%s%s failed for %d tool(s), first %s: %s\n", bullet(md), f, len(tools), cellName(tools[0], md, maxName), noteText(first, md))
 		}
 	}
 }
