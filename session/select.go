@@ -206,13 +206,7 @@ func resolveSource(sel Selection, env Env) (src Source, secrets []string, retryS
 // configSource finds sel.Server in the --config files or the usual places;
 // --header values win over the entry's headers, --sse over its transport.
 func configSource(sel Selection, env Env, headers map[string]string, secrets []string) (Source, []string, bool, error) {
-	var set *config.Set
-	var err error
-	if len(sel.Configs) > 0 {
-		set, err = config.Load(config.Env{Cwd: env.Cwd, Home: env.Home, Getenv: env.Getenv}, sel.Configs...)
-	} else {
-		set, err = config.Discover(env.Cwd, env.Home, env.Getenv)
-	}
+	set, err := config.Open(config.Env{Cwd: env.Cwd, Home: env.Home, Getenv: env.Getenv}, sel.Configs)
 	if err != nil {
 		return Source{}, nil, false, usageOf(err)
 	}
