@@ -28,7 +28,7 @@ func TestCallSexprAndJSON(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, `"# mcp"`) {
 		t.Errorf("-f -: exit %d %q", code, out)
 	}
-	f := filepath.Join(t.TempDir(), "batch.mt")
+	f := filepath.Join(t.TempDir(), "batch.mcpt") // as the workbench saves them
 	os.WriteFile(f, []byte("; a kept batch\n(batch\n  (1 (file_read \"/docs/README.md\" :limit 3))\n  (2 (file_read \"/missing\")))\n"), 0o644)
 	code, out, _ = sessCLI(t, nil, "", "call", "-f", f)
 	if code != exitToolError || !strings.Contains(out, `(1 (ok "# m"))`) || !strings.Contains(out, "(2 (err") {

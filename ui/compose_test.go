@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpterm/mcpterm/session"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/charmbracelet/x/ansi"
@@ -409,5 +411,50 @@ func TestFormReadsTheCallAtTheCursor(t *testing.T) {
 	want := `(batch (1 (fr "/a")) (2 (fr "/docs/README.md" :encoding :base64)))`
 	if h.m.form != nil || h.m.composer.Value() != want {
 		t.Fatalf("the form's call did not replace entry 2:\n%q\nwant\n%q", h.m.composer.Value(), want)
+	}
+}
+
+// The Log tab lists each progress note once, at the time it came; the
+// Protocol tab calls a cancelled call cancelled, not failed.
+func TestProgressLoggedOnceAndCancelLabelled(t *testing.T) {
+	h := readyHarness(t, 160, 48)
+	h.key("2")
+	h.m.composer.setText(`(long_task :steps 100 :delay_ms 30)`)
+	h.press("ctrl+g", "the run", func(m *Model) bool { return m.running() })
+	h.waitUntil("three steps", func(m *Model) bool { r := m.results.current(); return r != nil && r.progress >= 3 })
+	h.key("esc")
+	h.waitFor("call done", msgIs[callDoneMsg])
+	h.waitUntil("the cancellation in the protocol log", func(m *Model) bool {
+		for _, p := range m.explore.proto {
+			if p.Method == "tools/call" && p.Kind == session.KindFailed {
+				return true
+			}
+		}
+		return false
+	})
+	seen := map[string]int{}
+	for _, e := range h.m.explore.log {
+		if strings.Contains(e.Text, "step ") {
+			seen[e.Text]++
+			if e.Time.IsZero() || e.Time.Format("15:04:05") == "00:00:00" {
+				t.Errorf("progress %q logged without its time: %v", e.Text, e.Time)
+			}
+		}
+	}
+	if len(seen) < 3 {
+		t.Fatalf("the log holds %d progress notes: %v", len(seen), seen)
+	}
+	for text, n := range seen {
+		if n != 1 {
+			t.Errorf("progress %q logged %d times", text, n)
+		}
+	}
+	h.press("esc", "the editor left", func(m *Model) bool { return m.focus != focusComposer })
+	h.key("3")
+	for h.m.explore.tab != tabProtocol {
+		h.key("right")
+	}
+	if s := h.screen(); !strings.Contains(s, " cancelled") || strings.Contains(s, " failed") {
+		t.Errorf("the protocol tab does not call the cancelled call cancelled:\n%s", s)
 	}
 }

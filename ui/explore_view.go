@@ -244,9 +244,17 @@ func (p *explorePane) listView(iw int) string {
 			row(i, st.Muted.Render(e.Time.Format("15:04:05"))+" "+ls.Render(fmt.Sprintf("%-7s", lvl))+" "+st.Info.Render(oneLine(s(src)))+oneLine(s(e.Text)))
 		}
 	case tabProtocol:
-		// The method takes what the fixed columns leave (dir, time, id,
-		// size, latency and their spaces: 44 cells).
-		mw := max(w-44, 10)
+		// The method column is as wide as the longest method shown, within
+		// what the fixed columns leave (dir, time, id, size, latency and
+		// their spaces: 44 cells, and 10 for a status when one shows).
+		longest, status := 6, 0
+		for i := from; i < to && i < len(p.proto); i++ {
+			longest = max(longest, ansi.StringWidth(oneLine(s(p.proto[i].Method))))
+			if p.proto[i].Kind == session.KindError || p.proto[i].Kind == session.KindFailed {
+				status = 10
+			}
+		}
+		mw := clamp(longest, 10, max(w-44-status, 10))
 		heading = "   time         " + widget.PadRight("method", mw) + " id        size  latency"
 		for i := from; i < to && i < len(p.proto); i++ {
 			m := p.proto[i]
