@@ -87,8 +87,8 @@ func TestDestructiveCallAsksFirst(t *testing.T) {
 	h.m.composer.setText(`(dt "00000000-0000-4000-8000-000000000000")`)
 	h.press("ctrl+g", "the confirmation", func(m *Model) bool { return m.modal != nil })
 	s := h.screen()
-	if !strings.Contains(s, "destructive") || !strings.Contains(s, "delete_todo") || !strings.Contains(s, "00000000-0000-4000") {
-		t.Fatalf("the confirmation does not name the call and its arguments:\n%s", s)
+	if !strings.Contains(s, "destructive") || !strings.Contains(s, "delete_todo") || !strings.Contains(s, "00000000-0000-4000") || !strings.Contains(s, "On mcpterm demo server") {
+		t.Fatalf("the confirmation does not name the server, the call and its arguments:\n%s", s)
 	}
 	h.key("n")
 	if h.m.modal != nil || len(h.m.runs) != 0 || e.calls.Load() != 0 {
