@@ -109,7 +109,8 @@ func anyBatch(forms []*sexpr.Node) bool {
 
 // firstHole is where typing should start in a call's text: inside its
 // first empty string or list (the first value a template leaves to fill),
-// else just before its closing paren, so what is typed goes into the call.
+// else after its first value, else just before its closing paren, so
+// what is typed goes into the call.
 func firstHole(call string) int {
 	inString := false
 	for i := 0; i < len(call); i++ {
@@ -123,6 +124,15 @@ func firstHole(call string) int {
 			inString = !inString
 		case !inString && c == '(' && i > 0 && i+1 < len(call) && call[i+1] == ')':
 			return i + 1
+		}
+	}
+	// No empty slot: after the first value given (a 0 or false the
+	// template had to put there), for backspace and the real one.
+	if forms, err := sexpr.Parse(call); err == nil && len(forms) == 1 && forms[0].Kind == sexpr.List {
+		for _, it := range forms[0].Items[1:] {
+			if it.Kind != sexpr.Keyword {
+				return it.End.Offset
+			}
 		}
 	}
 	if strings.HasSuffix(call, ")") {

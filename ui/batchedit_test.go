@@ -49,6 +49,8 @@ func TestFirstHole(t *testing.T) {
 		`(lt)`:                 `(lt|)`,
 		`(x :a "q\"" :b "")`:   `(x :a "q\"" :b "|")`,
 		`(dpq "id" ((:a "")))`: `(dpq "id" ((:a "|")))`,
+		`(gs :a 0 :b 0)`:       `(gs :a 0| :b 0)`,
+		`(tsl false)`:          `(tsl false|)`,
 	} {
 		i := firstHole(call)
 		if got := call[:i] + "|" + call[i:]; got != want {
