@@ -418,11 +418,13 @@ func (s *stdioTransport) shutdown(why error) {
 	s.closed = true
 	s.closeErr = why
 	s.mu.Unlock()
-	close(s.done)
+	// The notice goes out before the waiters wake, so whoever sees a call
+	// fail with the exit also finds the exit among the events.
 	var exit *ServerExitError
 	if errors.As(why, &exit) {
 		s.events.publish(Event{Kind: EventNotice, Level: "error", Text: exit.Error()})
 	}
+	close(s.done)
 }
 
 // Close ends the server politely (stdin closed), then firmly (SIGTERM), then
