@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpterm/mcpterm/session/hostile"
+)
+
+// The hostile-server suite (hostile_*_test.go) runs mcpterm as its own
+// process against session/hostile's scripted servers. The test
+// binary is both: "hostile-server SCENARIO" serves a scenario on
+// stdin/stdout, and "mcpterm-main ARGS..." runs mcpterm's main. Both are
+// chosen by argument, not environment, so they work whatever environment
+// mcpterm passes to the servers it starts.
+const (
+	hostileArg = "hostile-server"
+	mainArg    = "mcpterm-main"
+)
+
+func TestMain(m *testing.M) {
+	if len(os.Args) >= 3 && os.Args[1] == hostileArg {
+		if err := hostile.Serve(os.Args[2], os.Stdin, os.Stdout, os.Stderr); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(9)
+		}
+		os.Exit(0)
+	}
+	if len(os.Args) >= 2 && os.Args[1] == mainArg {
+		os.Args = append([]string{"mcpterm"}, os.Args[2:]...)
+		main()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// hostileServer is the command line (for after "--") that runs scenario as
+// a stdio server.
+func hostileServer(t testing.TB, scenario string) []string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{exe, hostileArg, scenario}
+}
+
+// procResult is how one mcpterm process ended.
+type procResult struct {
+	Code           int
+	Stdout, Stderr string
+	MaxRSS         int64 // peak resident set, bytes
+	Elapsed        time.Duration
+}
+
+// proc is an mcpterm process started by startMcpterm.
+type proc struct {
+	cmd            *exec.Cmd
+	stdout, stderr bytes.Buffer
+	start          time.Time
+}
+
+// startMcpterm starts mcpterm as its own process with args, in a state
+// directory of its own (XDG_STATE_HOME) and the given extra environment.
+func startMcpterm(t testing.TB, env []string, args ...string) *proc {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proc{cmd: exec.Command(exe, append([]string{mainArg}, args...)...)}
+	p.cmd.Env = append(append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "NO_COLOR=1"), env...)
+	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
+	p.start = time.Now()
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.cmd.Process.Kill() })
+	return p
+}
+
+// wait waits for the process (killing it after limit, which fails the
+// test) and reports how it ended.
+func (p *proc) wait(t testing.TB, limit time.Duration) procResult {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- p.cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(limit):
+		_ = p.cmd.Process.Kill()
+		<-done
+		t.Fatalf("mcpterm %v did not end within %v\nstderr: %s", p.cmd.Args[2:], limit, p.stderr.String())
+	}
+	r := procResult{Stdout: p.stdout.String(), Stderr: p.stderr.String(), Elapsed: time.Since(p.start)}
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &exit):
+		r.Code = exit.ExitCode()
+	default:
+		t.Fatal(err)
+	}
+	if ru, ok := p.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.MaxRSS = ru.Maxrss * 1024 // kilobytes on Linux
+	}
+	return r
+}
+
+// runMcpterm runs mcpterm to its end (at most limit).
+func runMcpterm(t testing.TB, limit time.Duration, env []string, args ...string) procResult {
+	t.Helper()
+	return startMcpterm(t, env, args...).wait(t, limit)
+}
+
+// TestHostileHarness checks the harness itself: a scenario that does not
+// exist makes the server say so, and mcpterm reports the connection
+// failure with exit 3.
+func TestHostileHarness(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, hostileServer(t, "nope/none")[0], hostileArg, "nope/none").CombinedOutput()
+	if !bytes.Contains(out, []byte(`no scenario "nope/none"`)) || err == nil {
+		t.Fatalf("server: %v %s", err, out)
+	}
+	r := runMcpterm(t, 30*time.Second, nil, append([]string{"tools", "--"}, hostileServer(t, "nope/none")...)...)
+	if r.Code != exitConnect {
+		t.Fatalf("exit %d, stderr %q", r.Code, r.Stderr)
+	}
+}
