@@ -39,6 +39,21 @@ func (sf *serverFlags) registerLive(fs *flag.FlagSet) {
 	fs.Var((*listFlag)(&sf.Configs), "config", "with --server: read this config `FILE` (repeatable; default: the usual places of Claude, Cursor, VS Code, Zed, Codex, Gemini CLI and Windsurf)")
 	fs.StringVar(&sf.Trace, "trace", "", "write every JSON-RPC message to `FILE` as JSON lines")
 	fs.DurationVar(&sf.Timeout, "timeout", 60*time.Second, "give up on a request after this long without an answer or progress")
+	fs.Var((*envFlag)(&sf.Env), "env", "stdio server: set `NAME=VALUE` in its environment, or pass NAME from this one (repeatable)")
+	fs.BoolVar(&sf.InheritEnv, "inherit-env", false, "stdio server: pass it this whole environment, not only HOME, PATH, USER, locale and the like")
+}
+
+// envFlag collects repeated --env NAME=VALUE (or NAME) values in order,
+// refusing one without a name as the flag is read.
+type envFlag []string
+
+func (e *envFlag) String() string { return strings.Join(*e, ", ") }
+func (e *envFlag) Set(v string) error {
+	if name, _, _ := strings.Cut(v, "="); name == "" {
+		return fmt.Errorf("want NAME=VALUE or NAME")
+	}
+	*e = append(*e, v)
+	return nil
 }
 
 // headerFlag collects repeated --header 'K: V' values in order, refusing a

@@ -9,7 +9,7 @@
 //	defer s.Close()
 //
 // A Source is plain data: Kind InProcess (an *server.MCPServer such as the
-// built-in demo), Stdio (Command, Args, Env added to Options.Environ, Dir),
+// built-in demo), Stdio (Command, Args, Env over a safe default environment, Dir),
 // HTTP or SSE (URL, Headers, BearerTokenEnv naming the variable that holds
 // the token) or Offline (a saved tool list: Tools or ToolsFile). Source.String
 // shows command, URL and the names of env variables and headers, never their

@@ -38,6 +38,11 @@ type RunnerOptions struct {
 	// RecordError hears a history or audit line that could not be written;
 	// the call itself is unaffected. nil ignores them.
 	RecordError func(error)
+	// Redactor is the session's (Target.Redactor). Before a plan runs it
+	// learns the values of the plan's secret-named arguments, so they are
+	// hidden in every record and output of the session, not only in the
+	// arguments. nil uses the History's.
+	Redactor *safe.Redactor
 }
 
 // Runner runs calls.Plans against one server's tool list, the same way for
@@ -183,6 +188,7 @@ func (r *Runner) Run(ctx context.Context, p *calls.Plan, o RunOptions) *RunResul
 	if p == nil {
 		return res
 	}
+	r.learnPlan(p)
 	decs := r.Check(p)
 	res.Items = make([]ItemResult, len(p.Items))
 	for i := range res.Items {
@@ -215,7 +221,7 @@ func (r *Runner) Run(ctx context.Context, p *calls.Plan, o RunOptions) *RunResul
 
 	batch := ""
 	if p.Batch {
-		batch = clipSource(p.Source)
+		batch = p.Source // clipped per entry, after redaction
 	}
 	conc := p.Concurrency
 	if p.Syntax == calls.AQL {
@@ -288,12 +294,6 @@ func (r *Runner) refuse(p *calls.Plan, decs []policy.Decision, denied bool, sett
 	}
 }
 
-// clipSource bounds the source kept in a history entry.
-func clipSource(s string) string {
-	s, _ = safe.Cut(s, 4096)
-	return s
-}
-
 // recordHistory appends a call that was sent to the history, whatever its
 // outcome: a single call keeps its source, a batch call the batch and its
 // id.
@@ -303,10 +303,10 @@ func (r *Runner) recordHistory(cr *CallResult, src, batch string) {
 	}
 	e := history.Entry{
 		Time: cr.Started, Server: r.opts.Server, Tool: cr.Tool, Duration: cr.Duration,
-		Outcome: history.OK, Summary: resultSummary(cr.Raw), Batch: batch, BatchID: cr.ID,
+		Outcome: history.OK, Summary: r.opts.History.Summary(firstText(cr.Raw)), Batch: r.clipSource(batch), BatchID: cr.ID,
 	}
 	if batch == "" {
-		e.Source = clipSource(src)
+		e.Source = r.clipSource(src)
 	}
 	if cr.Arguments != nil {
 		e.Arguments = json.RawMessage(cr.Arguments.Compact())
@@ -324,15 +324,15 @@ func (r *Runner) recordHistory(cr *CallResult, src, batch string) {
 	}
 }
 
-// resultSummary is the first text of a result, short.
-func resultSummary(raw *ojson.Value) string {
+// firstText is the first text of a result, whole: the history shortens it
+// after redacting it (history.Log.Summary).
+func firstText(raw *ojson.Value) string {
 	if raw == nil {
 		return ""
 	}
 	for _, it := range raw.Get("content").Items {
 		if t := it.Get("text"); t != nil && t.Kind == ojson.String {
-			s, _ := safe.Cut(t.Str, 200)
-			return s
+			return t.Str
 		}
 	}
 	return ""

@@ -31,14 +31,24 @@ type Selection struct {
 	ToolsFile      string        // --tools FILE: a saved tool list, no server
 	Trace          string        // --trace FILE: every JSON-RPC message as a JSON line
 	Timeout        time.Duration // --timeout: per request; 0 keeps the Options' own
+	// Env is --env NAME=VALUE or --env NAME (the value from the
+	// environment), in order, for a stdio server: over the config entry's
+	// env block, later ones winning.
+	Env []string
+	// InheritEnv is --inherit-env: a stdio server gets mcpterm's whole
+	// environment instead of the safe default (DefaultEnvNames).
+	InheritEnv bool
 }
 
 // Env is what resolving a selection reads from the outside world. A nil
-// Getenv or an empty Cwd or Home is taken from this process.
+// Getenv or Environ, or an empty Cwd or Home, is taken from this process.
 type Env struct {
 	Getenv func(string) string
 	Cwd    string
 	Home   string
+	// Environ is the whole environment (KEY=VALUE): what a stdio server
+	// may inherit, and where secret-named variables are found to redact.
+	Environ []string
 }
 
 func (e Env) withDefaults() Env {
@@ -51,6 +61,9 @@ func (e Env) withDefaults() Env {
 	if e.Home == "" {
 		e.Home, _ = os.UserHomeDir()
 	}
+	if e.Environ == nil {
+		e.Environ = os.Environ()
+	}
 	return e
 }
 
@@ -60,8 +73,11 @@ type Target struct {
 	Source  Source
 	Options Options
 	// Redactor hides the selection's secrets (header values, the bearer
-	// token, URL credentials, a config entry's secret env and headers) in
-	// anything printed or written; the trace file already goes through it.
+	// token, URL credentials, a config entry's secret env and headers, the
+	// values of secret-named variables of the environment and --env) in
+	// anything printed or written; the trace file already goes through it,
+	// and the session adds the values of secret-named tool arguments to it
+	// as calls are sent (Options.Redactor).
 	Redactor *safe.Redactor
 	// RetrySSE is set for a config entry whose HTTP transport was guessed:
 	// when streamable HTTP cannot connect, Connect tries HTTP+SSE.
@@ -111,8 +127,8 @@ const maxConnectTimeout = 30 * time.Second
 
 // Resolve turns a selection into a Target: the Source, the Options (base
 // plus the call timeout = sel.Timeout, the connect timeout = min(sel.Timeout,
-// 30 s), Getenv from env, the redacting trace writer), and the Redactor of
-// every secret involved. Mistakes in the selection are *UsageError. It opens
+// 30 s), Getenv and Environ from env, the redacting trace writer, the
+// Redactor), and the Redactor of every secret involved. Mistakes in the selection are *UsageError. It opens
 // the trace file; close the Target when done.
 func Resolve(sel Selection, env Env, base Options) (*Target, error) {
 	env = env.withDefaults()
@@ -124,7 +140,14 @@ func Resolve(sel Selection, env Env, base Options) (*Target, error) {
 		return nil, usageOf(err)
 	}
 	t := &Target{Source: src, RetrySSE: retrySSE, Redactor: safe.NewRedactor(secrets)}
+	t.Redactor.Add(envSecrets(env.Environ)...)
 	opts := base
+	if opts.Environ == nil {
+		opts.Environ = env.Environ
+	}
+	if opts.Redactor == nil {
+		opts.Redactor = t.Redactor
+	}
 	if sel.Timeout > 0 {
 		opts.CallTimeout = sel.Timeout
 		opts.ConnectTimeout = min(sel.Timeout, maxConnectTimeout)
@@ -169,6 +192,14 @@ func resolveSource(sel Selection, env Env) (src Source, secrets []string, retryS
 	if len(sel.Configs) > 0 && sel.Server == "" {
 		return src, nil, false, usagef("--config needs --server NAME")
 	}
+	if (len(sel.Env) > 0 || sel.InheritEnv) && len(sel.Command) == 0 && sel.Server == "" {
+		return src, nil, false, usagef("--env and --inherit-env are for stdio servers: -- CMD ARGS or a --server that runs a command")
+	}
+	extraEnv, flagSecrets, err := parseEnvFlags(sel.Env, env.Getenv)
+	if err != nil {
+		return src, nil, false, usageOf(err)
+	}
+	secrets = append(secrets, flagSecrets...)
 	headers := map[string]string{}
 	for _, h := range sel.Headers {
 		k, v, err := ParseHeader(h)
@@ -187,7 +218,7 @@ func resolveSource(sel Selection, env Env) (src Source, secrets []string, retryS
 	}
 	switch {
 	case len(sel.Command) > 0:
-		return Source{Kind: Stdio, Command: sel.Command[0], Args: sel.Command[1:]}, nil, false, nil
+		return Source{Kind: Stdio, Command: sel.Command[0], Args: sel.Command[1:], Env: extraEnv, InheritEnv: sel.InheritEnv}, secrets, false, nil
 	case sel.URL != "":
 		kind := HTTP
 		if sel.SSE {
@@ -198,14 +229,15 @@ func resolveSource(sel Selection, env Env) (src Source, secrets []string, retryS
 	case sel.ToolsFile != "":
 		return Source{Kind: Offline, ToolsFile: sel.ToolsFile}, nil, false, nil
 	case sel.Server != "":
-		return configSource(sel, env, headers, secrets)
+		return configSource(sel, env, headers, extraEnv, secrets)
 	}
 	return Source{Kind: InProcess, Name: "demo", Server: demo.New(demo.Options{})}, nil, false, nil
 }
 
 // configSource finds sel.Server in the --config files or the usual places;
-// --header values win over the entry's headers, --sse over its transport.
-func configSource(sel Selection, env Env, headers map[string]string, secrets []string) (Source, []string, bool, error) {
+// --header values win over the entry's headers, --sse over its transport,
+// --env over its env block.
+func configSource(sel Selection, env Env, headers, extraEnv map[string]string, secrets []string) (Source, []string, bool, error) {
 	set, err := config.Open(config.Env{Cwd: env.Cwd, Home: env.Home, Getenv: env.Getenv}, sel.Configs)
 	if err != nil {
 		return Source{}, nil, false, usageOf(err)
@@ -220,8 +252,13 @@ func configSource(sel Selection, env Env, headers map[string]string, secrets []s
 		if len(headers) > 0 || sel.BearerTokenEnv != "" || sel.SSE {
 			return Source{}, nil, false, usagef("--header, --bearer-token-env and --sse are for HTTP servers; %q runs a command", clipArg(sel.Server))
 		}
-		return Source{Kind: Stdio, Name: srv.Name, Command: srv.Command, Args: srv.Args, Env: srv.Env, Dir: srv.Dir}, secrets, false, nil
+		src := Source{Kind: Stdio, Name: srv.Name, Command: srv.Command, Args: srv.Args, Dir: srv.Dir,
+			Env: mergeEnvMaps(srv.Env, extraEnv), InheritEnv: sel.InheritEnv}
+		return src, secrets, false, nil
 	case config.HTTP, config.SSE:
+		if len(extraEnv) > 0 || sel.InheritEnv {
+			return Source{}, nil, false, usagef("--env and --inherit-env are for stdio servers; %q is reached over HTTP", clipArg(sel.Server))
+		}
 		kind := HTTP
 		if srv.Transport == config.SSE || sel.SSE {
 			kind = SSE

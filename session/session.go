@@ -87,7 +87,7 @@ func Open(ctx context.Context, src Source, opts Options) (*Session, error) {
 		events:   newEventLog(),
 		progress: map[string]func(Event){},
 	}
-	s.tap = newTap(s.opts.Trace)
+	s.tap = newTap(s.opts.Trace).withRedactor(s.opts.Redactor)
 	s.ctx, s.stop = context.WithCancel(context.Background())
 	if src.Kind == Offline {
 		set := src.Tools
@@ -255,7 +255,7 @@ func (s *Session) newTransport() (transport.Interface, error) {
 		// to be on the wire (the demo's long_task) answers after it.
 		return wire.NewInProcessTransport(src.Server), nil
 	case Stdio:
-		env := mergeEnv(s.opts.Environ, src.Env)
+		env := serverEnv(s.opts.Environ, src.InheritEnv, src.Env)
 		return newStdioTransport(src.Command, src.Args, env, src.Dir, s.opts.MaxMessageBytes, s.events), nil
 	case HTTP, SSE:
 		headers := map[string]string{}

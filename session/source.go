@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 )
 
@@ -34,11 +35,14 @@ type Source struct {
 	// InProcess.
 	Server *server.MCPServer
 
-	// Stdio. Env is added to the inherited environment (Options.Environ).
-	Command string
-	Args    []string
-	Env     map[string]string
-	Dir     string
+	// Stdio. The server's environment is the safe default part of
+	// Options.Environ (DefaultEnvNames), or all of it with InheritEnv,
+	// with Env over it.
+	Command    string
+	Args       []string
+	Env        map[string]string
+	Dir        string
+	InheritEnv bool
 
 	// HTTP and SSE. BearerTokenEnv names an environment variable holding a
 	// token sent as "Authorization: Bearer ...", so the token itself never
@@ -151,8 +155,15 @@ type Options struct {
 	Trace io.Writer
 	// MaxMessageBytes bounds one message from a stdio server; default 64 MiB.
 	MaxMessageBytes int
-	// Environ is the environment a stdio server inherits; default os.Environ().
+	// Environ is mcpterm's environment, of which a stdio server gets the
+	// safe default variables (all with Source.InheritEnv); default
+	// os.Environ().
 	Environ []string
+	// Redactor, when set, is the session's: the tap adds to it the values
+	// of secret-named arguments of every tools/call sent (before the trace
+	// line is written), and hides its secrets in the tap's previews. Resolve
+	// sets the Target's.
+	Redactor *safe.Redactor
 	// Getenv resolves BearerTokenEnv; default os.Getenv.
 	Getenv func(string) string
 	// OnCall is told about every finished call, whatever its outcome, so a

@@ -6,6 +6,9 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/convert/safe"
 )
 
 // Direction of a JSON-RPC message as seen from mcpterm.
@@ -68,10 +71,33 @@ type Tap struct {
 	trace   io.Writer
 	traceMu sync.Mutex
 	subs    map[chan Message]struct{}
+	// redactor, when set, learns the secret-named arguments of each
+	// tools/call sent and hides secrets in previews before they are cut.
+	redactor *safe.Redactor
 }
 
 func newTap(trace io.Writer) *Tap {
 	return &Tap{pending: map[string]*Message{}, trace: trace, subs: map[chan Message]struct{}{}}
+}
+
+// withRedactor sets the session's redactor (nil: none) and returns t.
+func (t *Tap) withRedactor(r *safe.Redactor) *Tap {
+	t.redactor = r
+	return t
+}
+
+// learn adds the values of a sent tools/call's secret-named arguments to
+// the redactor, before the message is previewed or traced, so the password
+// a call carries is hidden in its own trace line and everything after.
+func (t *Tap) learn(dir Direction, kind MessageKind, method string, body []byte) {
+	if t.redactor == nil || dir != Sent || kind != KindRequest || method != "tools/call" {
+		return
+	}
+	v, err := ojson.Parse(body)
+	if err != nil {
+		return
+	}
+	t.redactor.AddArgsValue(v.Get("params").Get("arguments"))
 }
 
 // record adds a message and returns its Seq. body is the full JSON text; it
@@ -79,13 +105,22 @@ func newTap(trace io.Writer) *Tap {
 // responses ("" for notifications).
 func (t *Tap) record(dir Direction, kind MessageKind, id, method string, body []byte, errText string) uint64 {
 	now := time.Now()
+	t.learn(dir, kind, method, body)
 	m := &Message{Time: now, Dir: dir, Kind: kind, ID: id, Method: method, Size: len(body), Err: errText}
-	preview := body
-	if len(preview) > maxTapPreview {
-		preview = preview[:maxTapPreview]
-		m.Truncated = true
+	if t.redactor != nil {
+		// Redacted before the cut, so a secret across the preview's end
+		// leaves no clear start (the protocol view shows Payload).
+		var n int
+		m.Payload, n = t.redactor.CutBytes(body, maxTapPreview)
+		m.Truncated = n > 0
+	} else {
+		preview := body
+		if len(preview) > maxTapPreview {
+			preview = preview[:maxTapPreview]
+			m.Truncated = true
+		}
+		m.Payload = string(preview)
 	}
-	m.Payload = string(preview)
 
 	t.mu.Lock()
 	t.seq++
@@ -204,7 +239,9 @@ func (t *Tap) writeTrace(m *Message, body []byte) {
 		if len(body) <= maxTraceBytes && json.Valid(body) {
 			line.Message = body
 		} else {
-			line.Clipped = string(body[:min(len(body), maxTraceBytes)])
+			// Redacted before the cut: the trace writer's own redaction
+			// would see only the clear start of a secret across the cut.
+			line.Clipped, _ = t.redactor.CutBytes(body, maxTraceBytes)
 		}
 	}
 	var buf bytes.Buffer

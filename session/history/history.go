@@ -11,9 +11,10 @@
 // Records are bounded (Options.MaxRecord): an oversized result summary,
 // argument list or source is cut with a visible "…(cut N bytes)" marker and
 // Entry.Cut says how much went. Every text field and every string inside the
-// arguments passes through the redactor first (safe.Redactor: config
-// secrets; argument members named like credentials become "***"), so a token
-// never reaches the disk.
+// arguments passes through the redactor first, before any cut (safe.Redactor:
+// config and environment secrets; argument members named like credentials
+// become "***", and their values are hidden in every other field too), so a
+// token never reaches the disk, whole or as a prefix.
 //
 // The API:
 //
@@ -155,9 +156,29 @@ func (l *Log) Append(e Entry) error {
 	return l.lines.Write(line)
 }
 
-// encode redacts e and bounds its JSON to MaxRecord bytes.
+// SummaryBytes bounds Entry.Summary as Summary makes it: a short account,
+// not the result.
+const SummaryBytes = 200
+
+// Summary shortens a result's text for Entry.Summary: redacted first, then
+// cut to SummaryBytes, so a secret across the cut is hidden whole rather
+// than stored as a clear prefix that no later redaction can recognise.
+func (l *Log) Summary(text string) string {
+	s, _ := l.opt.Redactor.Cut(text, SummaryBytes)
+	return s
+}
+
+// Redactor is the log's redactor (nil when it has none), for a runner that
+// must teach it a plan's secret arguments before any call is recorded.
+func (l *Log) Redactor() *safe.Redactor { return l.opt.Redactor }
+
+// encode redacts e and bounds its JSON to MaxRecord bytes. The redactor
+// first learns the values of e's secret-named arguments, so a password is
+// hidden in the source, error and summary too, not only in the arguments;
+// every cut happens after redaction.
 func (l *Log) encode(e Entry) ([]byte, error) {
 	r := l.opt.Redactor
+	r.AddArgs(e.Arguments)
 	const maxName = 1 << 10
 	var cut int
 	for _, f := range []*string{&e.Server, &e.Tool, &e.Batch, &e.BatchID} {
