@@ -259,3 +259,19 @@ func TestHostileSecretAcrossSummaryCut(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileEnvCrashStderr: a server that dies quoting its environment on
+// stderr has its words in mcpterm's connection error, with the secrets it
+// inherited masked.
+func TestHostileEnvCrashStderr(t *testing.T) {
+	env := []string{"GITHUB_TOKEN=" + envGitHubToken, "OPENAI_API_KEY=" + envOpenAIKey}
+	r := runMcpterm(t, 60*time.Second, env, append([]string{"tools", "--inherit-env", "--"}, hostileServer(t, "env/crash")...)...)
+	if r.Code != exitConnect || !strings.Contains(r.Stderr, "GITHUB_TOKEN=***") {
+		t.Fatalf("exit %d, stderr %s", r.Code, clipEnv(r.Stderr))
+	}
+	for _, s := range []string{envGitHubToken, envOpenAIKey} {
+		if strings.Contains(r.Stdout+r.Stderr, s[:12]) {
+			t.Errorf("the output holds %q:\n%s", s, clipEnv(r.Stderr))
+		}
+	}
+}

@@ -17,8 +17,15 @@ import (
 //     stderr says the same environment again, and every tool description
 //     carries the value of MCPTERM_HOSTILE_ENV_LEAK if it has one (a server
 //     putting a secret in its tool list).
+//   - env/crash: a server that writes its whole environment to stderr and
+//     exits 3 before answering, so mcpterm's connection error quotes it.
 func serveEnv(scenario string, in io.Reader, out, errOut io.Writer) error {
 	switch scenario {
+	case "env/crash":
+		env := os.Environ()
+		sort.Strings(env)
+		io.WriteString(errOut, strings.Join(env, "\n")+"\n")
+		os.Exit(3)
 	case "env/echo":
 		env := os.Environ()
 		sort.Strings(env)
