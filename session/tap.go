@@ -86,11 +86,12 @@ func (t *Tap) withRedactor(r *safe.Redactor) *Tap {
 	return t
 }
 
-// learn adds the values of a sent tools/call's secret-named arguments to
-// the redactor, before the message is previewed or traced, so the password
-// a call carries is hidden in its own trace line and everything after.
+// learn adds the values of the secret-named arguments of a tools/call or
+// prompts/get sent to the redactor, before the message is previewed or
+// traced, so the password a call carries is hidden in its own trace line
+// and everything after.
 func (t *Tap) learn(dir Direction, kind MessageKind, method string, body []byte) {
-	if t.redactor == nil || dir != Sent || kind != KindRequest || method != "tools/call" {
+	if t.redactor == nil || dir != Sent || kind != KindRequest || (method != "tools/call" && method != "prompts/get") {
 		return
 	}
 	v, err := ojson.Parse(body)
