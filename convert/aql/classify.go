@@ -86,6 +86,13 @@ type Classification struct {
 //  5. A write verb with readOnlyHint: true keeps its category: a hint cannot
 //     make "delete_x" safe. Likewise DELETE stays DELETE under
 //     destructiveHint: false.
+//  7. A READ verb followed by a DELETE verb ("list_and_drop",
+//     "find_and_remove") is DELETE whatever the annotations say: a name
+//     that says it removes is not put among the reads.
+//
+// A READ classification is routing, not a promise: the READ endpoint is
+// only marked read-only when the annotations back every operation in it
+// (ReadOnly, Adapter.Tools).
 //  6. With no verb, the annotations decide: readOnlyHint true -> READ;
 //     destructiveHint false -> CREATE if idempotentHint is true, else EXECUTE;
 //     destructiveHint true -> UPDATE if idempotentHint is true, else EXECUTE;
@@ -116,6 +123,11 @@ func Classify(t *toolset.Tool) Classification {
 			return Classification{Update, source, what + " -> CREATE, but destructiveHint=true says it may overwrite -> UPDATE", true}
 		}
 	case verbRead:
+		for _, w := range found[1:] {
+			if w.class == verbDelete {
+				return Classification{Delete, source, fmt.Sprintf("%s -> READ, but the name also says %q -> DELETE, whatever the hints say", what, w.word), true}
+			}
+		}
 		if isFalse(a.ReadOnlyHint) {
 			for _, w := range found[1:] {
 				if w.class != verbRead {
