@@ -40,6 +40,7 @@ package policy
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/mcpterm/mcpterm/convert/aql"
@@ -253,8 +254,10 @@ func destructiveWhy(c Call) (bool, string) {
 }
 
 // quote shows a name from a server (or a pattern) on one line, quoted,
-// with any terminal control sequences neutralised.
-func quote(s string) string { return `"` + safe.Line(s) + `"` }
+// with any terminal control sequences neutralised and invisible characters
+// (zero-width, bidi controls) written as escapes, so "delete_file\u200b"
+// cannot pass for delete_file in a refusal.
+func quote(s string) string { return strconv.QuoteToGraphic(safe.Line(s)) }
 
 // Cap bounds output an agent will read to n bytes (marker included; n <= 0
 // means no bound), cutting on a UTF-8 boundary and ending with
