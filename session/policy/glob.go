@@ -14,6 +14,10 @@ import (
 type pattern struct {
 	src   string
 	items []item
+	// literal is set when the pattern has no wildcards; text is then the
+	// one name it matches (escapes removed).
+	literal bool
+	text    string
 }
 
 type itemKind uint8
@@ -65,6 +69,18 @@ func compile(src string) (pattern, error) {
 		default:
 			p.items = append(p.items, item{kind: lit, r: r})
 		}
+	}
+	p.literal = true
+	text := make([]rune, 0, len(p.items))
+	for _, it := range p.items {
+		if it.kind != lit {
+			p.literal = false
+			break
+		}
+		text = append(text, it.r)
+	}
+	if p.literal {
+		p.text = string(text)
 	}
 	return p, nil
 }

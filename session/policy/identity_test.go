@@ -3,6 +3,7 @@ package policy
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/convert/calls"
@@ -98,6 +99,30 @@ func TestPatternsMatchEveryName(t *testing.T) {
 	}
 }
 
+// TestLiteralDenyRefusesVariants: a --deny pattern without wildcards
+// refuses every spelling of its words, whichever spelling it is written in.
+func TestLiteralDenyRefusesVariants(t *testing.T) {
+	p, err := New(Rules{Deny: []string{"DeleteFile"}, Yes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"delete_file", "Delete-File", "delete.file\u200b", "DELETEFILE"} {
+		if d := p.Check(known(name, unannotated)); d.Verdict != Deny {
+			t.Errorf("--deny DeleteFile lets %q run: %s", name, d.Reason)
+		}
+	}
+	for _, name := range []string{"delete_files", "undelete_file"} {
+		if d := p.Check(known(name, unannotated)); d.Verdict == Deny {
+			t.Errorf("--deny DeleteFile refuses %q", name)
+		}
+	}
+	// A glob is matched as written, against every name and the variant.
+	g, _ := New(Rules{Deny: []string{"Delete*"}, Yes: true})
+	if g.Check(known("delete_file", unannotated)).Verdict != Deny || g.Check(known("remove_file", unannotated)).Verdict == Deny {
+		t.Error("--deny Delete* matches wrongly")
+	}
+}
+
 // TestVariant is the spelling variants share.
 func TestVariant(t *testing.T) {
 	for in, want := range map[string]string{
@@ -162,4 +187,49 @@ func TestNameNeverGrantsReadOnly(t *testing.T) {
 	if c := CallFor(codec, "list_and_drop"); c.Category != Delete {
 		t.Errorf("list_and_drop is %q, want delete", c.Category)
 	}
+}
+
+// globQuote writes name as a pattern that matches only itself.
+func globQuote(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// FuzzDenyIdentity: denying a name refuses it in any letter case and under
+// every spelling that shares its words (separators changed, invisible
+// characters between words), and never panics on a hostile name.
+func FuzzDenyIdentity(f *testing.F) {
+	f.Add("delete_file", "Delete-File\u200b")
+	f.Add("DeleteFile", "delete.file")
+	f.Add("删除", "x")
+	f.Add("a*b", "A*B")
+	f.Fuzz(func(t *testing.T, name, other string) {
+		if !utf8.ValidString(name) || name == "" {
+			return
+		}
+		p, err := New(Rules{Deny: []string{globQuote(name)}, Yes: true})
+		if err != nil {
+			if strings.Contains(name, ",") {
+				return // a comma separates patterns
+			}
+			t.Fatalf("a quoted name is not a pattern: %q: %v", name, err)
+		}
+		if strings.Contains(name, ",") || strings.TrimSpace(name) != name {
+			return
+		}
+		if d := p.Check(known(strings.ToUpper(name), unannotated)); d.Verdict != Deny && strings.EqualFold(strings.ToUpper(name), name) {
+			t.Fatalf("--deny %q lets %q run: %s", name, strings.ToUpper(name), d.Reason)
+		}
+		if Variant(name) != "" && Variant(other) == Variant(name) {
+			if d := p.Check(known(other, unannotated)); d.Verdict != Deny {
+				t.Fatalf("--deny %q lets its variant %q run: %s", name, other, d.Reason)
+			}
+		}
+	})
 }

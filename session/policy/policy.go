@@ -22,8 +22,10 @@
 // its real name, its short code, its AQL operation name. A --deny pattern
 // also matches the tool's spelling variants, its name in snake_case
 // (Variant: "Delete-File", "deleteFile" and "delete_file\u200b" are all
-// "delete_file"), so denying a name denies every tool a model could
-// mistake for it; --allow matches only names that really reach the tool.
+// "delete_file"), and a --deny pattern without wildcards refuses every
+// name with its own variant, so denying a name denies every tool a model
+// could mistake for it; --allow matches only names that really reach the
+// tool.
 //
 // The order of the checks: a --deny match refuses (deny wins over allow);
 // with an allow-list, a tool matching none of it is refused; --read-only
@@ -153,9 +155,8 @@ func compileAll(entries []string, flag string) ([]pattern, error) {
 // Check decides whether a call may run.
 func (p *Policy) Check(c Call) Decision {
 	name := quote(c.Tool)
-	denyNames := append(c.names(), Variant(c.Tool))
 	for _, pt := range p.deny {
-		if as, ok := pt.matchAny(denyNames); ok {
+		if as, ok := pt.denies(c); ok {
 			rule := "--deny " + quote(pt.src)
 			who := name
 			if as != c.Tool {
@@ -211,13 +212,34 @@ func (p *Policy) Denies(c Call) bool {
 	if p == nil {
 		return false
 	}
-	names := append(c.names(), Variant(c.Tool))
 	for _, pt := range p.deny {
-		if _, ok := pt.matchAny(names); ok {
+		if _, ok := pt.denies(c); ok {
 			return true
 		}
 	}
 	return false
+}
+
+// denies reports whether a --deny pattern refuses the tool of c, and by
+// which name: any name that reaches it, or its Variant; a pattern with no
+// wildcards also refuses every tool whose Variant is the pattern's, so
+// --deny DeleteFile refuses delete_file as --deny delete_file refuses
+// DeleteFile.
+func (pt pattern) denies(c Call) (string, bool) {
+	names := c.names()
+	if as, ok := pt.matchAny(append(names, Variant(c.Tool))); ok {
+		return as, true
+	}
+	if pt.literal {
+		if v := Variant(pt.text); v != "" {
+			for _, n := range names {
+				if Variant(n) == v {
+					return n, true
+				}
+			}
+		}
+	}
+	return "", false
 }
 
 // names are every name that reaches the tool, its real name first.
