@@ -44,8 +44,8 @@ func TestDenyByIdentity(t *testing.T) {
 		if d.Verdict != Deny || d.Rule != `--deny "delete_file"` || !p.Denies(c) {
 			t.Errorf("%q: %s %s (%s)", tool, d.Verdict, d.Rule, d.Reason)
 		}
-		if strings.ContainsRune(d.Reason, '\u200b') {
-			t.Errorf("%q: the reason carries the invisible character: %q", tool, d.Reason)
+		if strings.ContainsRune(d.Reason, '\u200b') || strings.ContainsRune(tool, '\u200b') && !strings.Contains(d.Reason, `delete-file\u200b`) {
+			t.Errorf("%q: the reason does not show the invisible character: %q", tool, d.Reason)
 		}
 	}
 	for _, tool := range []string{"read_note", "list_items"} {

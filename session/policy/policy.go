@@ -42,8 +42,8 @@ package policy
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/convert/safe"
@@ -279,7 +279,19 @@ func destructiveWhy(c Call) (bool, string) {
 // with any terminal control sequences neutralised and invisible characters
 // (zero-width, bidi controls) written as escapes, so "delete_file\u200b"
 // cannot pass for delete_file in a refusal.
-func quote(s string) string { return strconv.QuoteToGraphic(safe.Line(s)) }
+func quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range safe.Line(s) {
+		if r == ' ' || unicode.IsGraphic(r) {
+			b.WriteRune(r)
+		} else {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
 
 // Cap bounds output an agent will read to n bytes (marker included; n <= 0
 // means no bound), cutting on a UTF-8 boundary and ending with
