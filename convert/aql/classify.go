@@ -81,22 +81,22 @@ type Classification struct {
 //     destructiveHint is true.
 //  3. A CREATE verb with destructiveHint: true is UPDATE: the server says it
 //     may overwrite, and CREATE is defined as non-destructive.
-//  4. A READ verb with readOnlyHint: false is not trusted to be safe: a later
-//     non-READ verb of the name decides, else EXECUTE.
+//  4. A READ verb followed by a DELETE verb ("list_and_drop",
+//     "find_and_remove") is DELETE whatever the annotations say: a name
+//     that says it removes is not put among the reads. A READ verb with
+//     readOnlyHint: false is not trusted to be safe either: a later non-READ
+//     verb of the name decides, else EXECUTE.
 //  5. A write verb with readOnlyHint: true keeps its category: a hint cannot
 //     make "delete_x" safe. Likewise DELETE stays DELETE under
 //     destructiveHint: false.
-//  7. A READ verb followed by a DELETE verb ("list_and_drop",
-//     "find_and_remove") is DELETE whatever the annotations say: a name
-//     that says it removes is not put among the reads.
-//
-// A READ classification is routing, not a promise: the READ endpoint is
-// only marked read-only when the annotations back every operation in it
-// (ReadOnly, Adapter.Tools).
 //  6. With no verb, the annotations decide: readOnlyHint true -> READ;
 //     destructiveHint false -> CREATE if idempotentHint is true, else EXECUTE;
 //     destructiveHint true -> UPDATE if idempotentHint is true, else EXECUTE;
 //     anything else (including no annotations) -> EXECUTE.
+//
+// A READ classification is routing, not a promise: the READ endpoint is
+// only marked read-only when the annotations back every operation in it
+// (ReadOnly, Adapter.Tools).
 func Classify(t *toolset.Tool) Classification {
 	a := t.Annotations
 	found := nameVerbs(t.Name)
