@@ -139,7 +139,11 @@ func (c *cli) runCall(args []string) int {
 		fmt.Fprintf(c.stderr, "mcpterm call: listing tools: %s\n", c.clean(cn.redactor, err.Error()))
 		return exitFor(err)
 	}
-	codec := calls.New(set, co)
+	// No "did you mean" offers a tool the deny list refuses, by any of its
+	// names (the codec's own codes and operation names included).
+	var codec *calls.Codec
+	co.Unsuggest = func(tool string) bool { return pol.Denies(policy.CallFor(codec, tool)) }
+	codec = calls.New(set, co)
 	if cf.dryRun {
 		return c.dryRunCall(codec, src, cf.printAs)
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/mcpterm/mcpterm/convert/calls"
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/safe"
-	"github.com/mcpterm/mcpterm/convert/toolset"
 	"github.com/mcpterm/mcpterm/session/history"
 	"github.com/mcpterm/mcpterm/session/policy"
 )
@@ -156,15 +155,9 @@ func (r *Runner) Check(p *calls.Plan) []policy.Decision {
 			out[i] = localDecision()
 			continue
 		}
-		var tool *toolset.Tool
-		var cat policy.Category
-		if r.codec != nil {
-			if set := r.codec.Set(); set != nil {
-				tool = set.Find(it.Tool)
-			}
-			cat = policy.Category(strings.ToLower(r.codec.Category(it.Tool)))
-		}
-		out[i] = r.pol.Check(policy.CallOf(it.Tool, tool, cat))
+		// The tool by its identity: every name that reaches it through
+		// this codec is matched, not only the one the call used.
+		out[i] = r.pol.Check(policy.CallFor(r.codec, it.Tool))
 	}
 	return out
 }

@@ -84,6 +84,19 @@ type Adapter struct {
 	byName   map[string]*Operation
 	byTool   map[string]*Operation
 	types    []typeEntry
+	// unsuggest names tools NOT_FOUND_OPERATION never offers (Unsuggest).
+	unsuggest func(tool string) bool
+}
+
+// Unsuggest keeps the operations of the tools f reports out of
+// NOT_FOUND_OPERATION's did_you_mean and available lists: a policy's
+// denied tools, so that a refusal never points at another tool the policy
+// refuses. They still resolve, so the policy refuses them with its
+// reason. Set it before the adapter is shared; nil suggests every one.
+func (a *Adapter) Unsuggest(f func(tool string) bool) { a.unsuggest = f }
+
+func (a *Adapter) suggestable(op *Operation) bool {
+	return a.unsuggest == nil || !a.unsuggest(op.Tool.Name)
 }
 
 // New builds the adapter for a tool list. ov may be nil. It fails only when

@@ -173,7 +173,9 @@ func parseFields(op string, v *ojson.Value) ([]string, *Error) {
 func (a *Adapter) notFound(name string) *Error {
 	names := []string{"introspect"}
 	for _, op := range a.Ops {
-		names = append(names, op.Name)
+		if a.suggestable(op) {
+			names = append(names, op.Name)
+		}
 	}
 	var sugg []string
 	addS := func(s string) {
@@ -184,10 +186,10 @@ func (a *Adapter) notFound(name string) *Error {
 		}
 		sugg = append(sugg, s)
 	}
-	if op := a.byTool[name]; op != nil {
+	if op := a.byTool[name]; op != nil && a.suggestable(op) {
 		addS(op.Name)
 	}
-	if op := a.byName[SnakeName(name)]; op != nil {
+	if op := a.byName[SnakeName(name)]; op != nil && a.suggestable(op) {
 		addS(op.Name)
 	}
 	if len(name) <= 128 {

@@ -81,8 +81,11 @@ type Classification struct {
 //     destructiveHint is true.
 //  3. A CREATE verb with destructiveHint: true is UPDATE: the server says it
 //     may overwrite, and CREATE is defined as non-destructive.
-//  4. A READ verb with readOnlyHint: false is not trusted to be safe: a later
-//     non-READ verb of the name decides, else EXECUTE.
+//  4. A READ verb followed by a DELETE verb ("list_and_drop",
+//     "find_and_remove") is DELETE whatever the annotations say: a name
+//     that says it removes is not put among the reads. A READ verb with
+//     readOnlyHint: false is not trusted to be safe either: a later non-READ
+//     verb of the name decides, else EXECUTE.
 //  5. A write verb with readOnlyHint: true keeps its category: a hint cannot
 //     make "delete_x" safe. Likewise DELETE stays DELETE under
 //     destructiveHint: false.
@@ -90,6 +93,10 @@ type Classification struct {
 //     destructiveHint false -> CREATE if idempotentHint is true, else EXECUTE;
 //     destructiveHint true -> UPDATE if idempotentHint is true, else EXECUTE;
 //     anything else (including no annotations) -> EXECUTE.
+//
+// A READ classification is routing, not a promise: the READ endpoint is
+// only marked read-only when the annotations back every operation in it
+// (ReadOnly, Adapter.Tools).
 func Classify(t *toolset.Tool) Classification {
 	a := t.Annotations
 	found := nameVerbs(t.Name)
@@ -116,6 +123,11 @@ func Classify(t *toolset.Tool) Classification {
 			return Classification{Update, source, what + " -> CREATE, but destructiveHint=true says it may overwrite -> UPDATE", true}
 		}
 	case verbRead:
+		for _, w := range found[1:] {
+			if w.class == verbDelete {
+				return Classification{Delete, source, fmt.Sprintf("%s -> READ, but the name also says %q -> DELETE, whatever the hints say", what, w.word), true}
+			}
+		}
 		if isFalse(a.ReadOnlyHint) {
 			for _, w := range found[1:] {
 				if w.class != verbRead {

@@ -82,7 +82,10 @@ func (a *Adapter) OperationDetails(name string) *ojson.Value {
 		return nil
 	}
 	c := op.Category()
-	ro, de := c.Permissions()
+	// The operation's own flags, as its annotations and mcpterm's rule
+	// give them (Operation.ReadOnly): a READ by name alone is not
+	// promised read-only.
+	ro, de := op.ReadOnly(), op.Destructive()
 	o := ojson.NewObject().
 		Set("name", ojson.NewString(op.Name)).
 		Set("semantic_category", ojson.NewString(string(c))).

@@ -8,13 +8,36 @@ import (
 )
 
 // purpose opens each semantic endpoint's description, after the spec's
-// CRUDE templates (mcp-integration.md 2.1.1).
+// CRUDE templates (mcp-integration.md 2.1.1). READ's and CREATE's promises
+// hold only when the annotations back them (hints); otherwise
+// unbackedPurpose says what the endpoint really is.
 var purpose = map[Category]string{
 	Create:  "additive operations that add data without removing or overwriting any",
 	Read:    "safe, read-only operations",
 	Update:  "modifying operations that change existing data, possibly overwriting it",
 	Delete:  "destructive operations that remove data; use with caution",
 	Execute: "runtime and lifecycle operations; potentially destructive and not idempotent",
+}
+
+// unbackedPurpose replaces purpose when the endpoint's hints do not back
+// the promise: READ holding an operation the server does not annotate
+// read-only (classified by its name alone, say), CREATE holding one that
+// may overwrite. A model reads the description, a client the hints; both
+// must say the same.
+var unbackedPurpose = map[Category]string{
+	Read:   "operations that read, by their names; the server does not annotate every one read-only, so they are not promised safe",
+	Create: "operations that add data, by their names; the server does not annotate every one non-destructive, so they may overwrite",
+}
+
+// purposeOf is the opening of c's description given its hints.
+func purposeOf(c Category, readOnly, destructive bool) string {
+	specRO, specDE := c.Permissions()
+	if (specRO && !readOnly) || (!specDE && destructive) {
+		if p, ok := unbackedPurpose[c]; ok {
+			return p
+		}
+	}
+	return purpose[c]
 }
 
 func (a *Adapter) serverName() string {
@@ -66,7 +89,8 @@ func (a *Adapter) singleDescription() string {
 
 func (a *Adapter) semanticDescription(c Category) string {
 	var b strings.Builder
-	b.WriteString(a.serverName() + ": " + purpose[c] + `.` + "\n" + `Call as {"operation": "name", "params": {...}}.`)
+	ro, de := hints(c, a.ByCategory(c))
+	b.WriteString(a.serverName() + ": " + purposeOf(c, ro, de) + `.` + "\n" + `Call as {"operation": "name", "params": {...}}.`)
 	b.WriteString("\nOperations: " + strings.Join(a.opNames(c), ", "))
 	if c == Read {
 		b.WriteString("\nParameters: " + detailsHint)
@@ -80,7 +104,10 @@ func (a *Adapter) semanticDescription(c Category) string {
 // annotations} a server fronted by this adapter would list: mcp_aql in
 // single mode, the non-empty mcp_aql_<category> tools in semantic mode.
 // Annotations follow the spec (mcp-integration.md 2.3): a tool is only as
-// safe as its riskiest operation.
+// safe as its riskiest operation, judged by the annotations and mcpterm's
+// destructive rule, never by names (hints, Hints): mcp_aql_read is
+// readOnlyHint: true only when every operation in it is annotated
+// readOnlyHint: true and is not a DELETE.
 func (a *Adapter) Tools() []*ojson.Value {
 	def := func(name, desc string, ro, de bool) *ojson.Value {
 		return ojson.NewObject().
@@ -90,11 +117,12 @@ func (a *Adapter) Tools() []*ojson.Value {
 			Set("annotations", ojson.NewObject().Set("readOnlyHint", ojson.NewBool(ro)).Set("destructiveHint", ojson.NewBool(de)))
 	}
 	if a.Mode == Single {
-		return []*ojson.Value{def(SingleTool, a.singleDescription(), false, true)}
+		ro, de := a.singleHints()
+		return []*ojson.Value{def(SingleTool, a.singleDescription(), ro, de)}
 	}
 	var out []*ojson.Value
 	for _, c := range a.Endpoints() {
-		ro, de := c.Permissions()
+		ro, de := hints(c, a.ByCategory(c))
 		out = append(out, def(c.Tool(), a.semanticDescription(c), ro, de))
 	}
 	return out

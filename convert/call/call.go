@@ -18,6 +18,7 @@ package call
 import (
 	"sync"
 
+	"github.com/mcpterm/mcpterm/convert/nearest"
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/sexpr"
 	"github.com/mcpterm/mcpterm/convert/toolset"
@@ -63,6 +64,8 @@ type Resolver struct {
 	byCode map[string]*toolset.Tool
 	codeOf map[string]string
 	known  []string // names and codes, for "did you mean"
+	// unsuggest names tools no "did you mean" may offer (Unsuggest).
+	unsuggest func(tool string) bool
 
 	// UseNames makes Format write tool names instead of short codes. Set it
 	// before the Resolver is shared.
@@ -116,6 +119,29 @@ func NewResolverCodes(set *toolset.Set, codes map[string]string) *Resolver {
 	return r
 }
 
+// Unsuggest keeps the tools f reports out of every "did you mean" of an
+// unknown tool: a policy's denied tools, so that a refusal never points at
+// a tool the policy also refuses (a server listing both delete_file and
+// Delete_File). The tools still read, and are refused by the policy with
+// its reason. f is asked when an error is built; set it before the
+// Resolver is shared.
+func (r *Resolver) Unsuggest(f func(tool string) bool) { r.unsuggest = f }
+
+// Suggestable reports whether a "did you mean" may offer tool.
+func (r *Resolver) Suggestable(tool string) bool { return r.unsuggest == nil || !r.unsuggest(tool) }
+
+// candidates are the names and codes an unknown tool's "did you mean"
+// chooses from.
+func (r *Resolver) candidates() []string {
+	if r.unsuggest == nil {
+		return r.known
+	}
+	return nearest.Without(r.known, func(s string) bool {
+		t := r.Lookup(s)
+		return t != nil && r.unsuggest(t.Name)
+	})
+}
+
 // Set is the tool list the Resolver was built for.
 func (r *Resolver) Set() *toolset.Set { return r.set }
 
@@ -144,7 +170,7 @@ func (r *Resolver) newParser(t *toolset.Tool, steps *int, where bool) *parser {
 }
 
 func (r *Resolver) unknownTool(n *sexpr.Node, name string) error {
-	return errNode(ErrUnknownTool, n, "", "unknown tool %s%s", name, didYouMean(name, r.known, plain))
+	return errNode(ErrUnknownTool, n, "", "unknown tool %s%s", name, didYouMean(name, r.candidates(), plain))
 }
 
 // Parse reads src — an S-expression call, a (batch ...), a JSON

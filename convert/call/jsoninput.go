@@ -127,7 +127,7 @@ func (r *Resolver) jsonCall(d *jsonDecoder, obj *ojson.Value, id string) (Call, 
 	}
 	t := r.Lookup(name.Str)
 	if t == nil {
-		return Call{}, errAt(ErrUnknownTool, d.posOf(name), "", "unknown tool %s%s", name.Str, didYouMean(name.Str, r.known, plain))
+		return Call{}, errAt(ErrUnknownTool, d.posOf(name), "", "unknown tool %s%s", name.Str, didYouMean(name.Str, r.candidates(), plain))
 	}
 	args := obj.Get("arguments")
 	if args == nil || args.Kind == ojson.Null {

@@ -10,7 +10,7 @@ import (
 func (r *Resolver) FormatNode(c Call) (*sexpr.Node, error) {
 	t := r.Lookup(c.Tool)
 	if t == nil {
-		return nil, errAt(ErrUnknownTool, c.Pos, "", "unknown tool %s%s", c.Tool, didYouMean(c.Tool, r.known, plain))
+		return nil, errAt(ErrUnknownTool, c.Pos, "", "unknown tool %s%s", c.Tool, didYouMean(c.Tool, r.candidates(), plain))
 	}
 	args := c.Arguments
 	if args == nil {

@@ -101,7 +101,7 @@ func (r *Resolver) schemaFor(t *toolset.Tool) (*jsonschema.Schema, error) {
 func (r *Resolver) Validate(c Call) error {
 	t := r.Lookup(c.Tool)
 	if t == nil {
-		return errAt(ErrUnknownTool, c.Pos, "", "unknown tool %s%s", c.Tool, didYouMean(c.Tool, r.known, plain))
+		return errAt(ErrUnknownTool, c.Pos, "", "unknown tool %s%s", c.Tool, didYouMean(c.Tool, r.candidates(), plain))
 	}
 	args := c.Arguments
 	if args == nil {

@@ -29,6 +29,10 @@ type Options struct {
 	// are printed with (the gateway's model-facing codes); nil means the
 	// codes `mcpterm convert --to term` prints.
 	Codes map[string]string
+	// Unsuggest names the tools no "did you mean" may offer, in MCP-Term
+	// and AQL alike (the policy's denied tools, policy.Denies); they still
+	// read, so that the policy refuses them with its reason.
+	Unsuggest func(tool string) bool
 }
 
 // Codec reads and prints the calls of one tool list. Build it once per list
@@ -58,6 +62,9 @@ func New(set *toolset.Set, o Options) *Codec {
 	} else {
 		c.r = call.NewResolver(set)
 	}
+	if o.Unsuggest != nil {
+		c.r.Unsuggest(o.Unsuggest)
+	}
 	return c
 }
 
@@ -71,7 +78,12 @@ func (c *Codec) Resolver() *call.Resolver { return c.r }
 // on first use. It fails when the overrides contradict each other; its
 // Warnings name override entries for tools the list lacks.
 func (c *Codec) Adapter() (*aql.Adapter, error) {
-	c.once.Do(func() { c.adapter, c.aqlErr = aql.New(c.set, c.o.Overrides, c.o.Mode) })
+	c.once.Do(func() {
+		c.adapter, c.aqlErr = aql.New(c.set, c.o.Overrides, c.o.Mode)
+		if c.adapter != nil {
+			c.adapter.Unsuggest(c.o.Unsuggest)
+		}
+	})
 	return c.adapter, c.aqlErr
 }
 

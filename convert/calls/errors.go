@@ -74,9 +74,14 @@ func (c *Codec) codeList() string {
 	if len(c.set.Tools) == 0 {
 		return "no tool: the tool list is empty"
 	}
-	codes := make([]string, len(c.set.Tools))
-	for i, t := range c.set.Tools {
-		codes[i] = c.r.Code(t.Name)
+	codes := make([]string, 0, len(c.set.Tools))
+	for _, t := range c.set.Tools {
+		if c.r.Suggestable(t.Name) {
+			codes = append(codes, c.r.Code(t.Name))
+		}
+	}
+	if len(codes) == 0 {
+		return "no tool the policy allows"
 	}
 	return strings.Join(codes, " ")
 }

@@ -97,3 +97,25 @@ func Suggest(word string, candidates []string, limit, n int) []string {
 	}
 	return out
 }
+
+// Without is candidates less those drop reports, in order: the names a
+// "did you mean" may offer once a policy's refused tools are set aside, so
+// that a refusal never suggests another tool the policy refuses. It
+// returns candidates itself when nothing is dropped.
+func Without(candidates []string, drop func(string) bool) []string {
+	if drop == nil {
+		return candidates
+	}
+	for i, c := range candidates {
+		if drop(c) {
+			out := append([]string(nil), candidates[:i]...)
+			for _, c := range candidates[i+1:] {
+				if !drop(c) {
+					out = append(out, c)
+				}
+			}
+			return out
+		}
+	}
+	return candidates
+}

@@ -3,6 +3,7 @@ package nearest
 import (
 	"math/rand"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -58,5 +59,22 @@ func TestSuggest(t *testing.T) {
 	}
 	if got := Suggest("x", []string{"a", "b", "c", "d"}, 1, 2); len(got) != 2 {
 		t.Errorf("n bounds the answer: %v", got)
+	}
+}
+
+func TestWithout(t *testing.T) {
+	in := []string{"delete_file", "Delete_File", "df", "read_note"}
+	drop := func(s string) bool { return s == "Delete_File" || s == "df" }
+	if got := Without(in, drop); strings.Join(got, " ") != "delete_file read_note" {
+		t.Errorf("Without: %q", got)
+	}
+	if got := Without(in, nil); &got[0] != &in[0] {
+		t.Error("Without(nil) copied the list")
+	}
+	if got := Without(in, func(string) bool { return false }); &got[0] != &in[0] {
+		t.Error("dropping nothing copied the list")
+	}
+	if in[1] != "Delete_File" {
+		t.Error("Without changed its input")
 	}
 }

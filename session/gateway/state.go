@@ -15,7 +15,6 @@ import (
 	"github.com/mcpterm/mcpterm/convert/term"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 	"github.com/mcpterm/mcpterm/session"
-	"github.com/mcpterm/mcpterm/session/policy"
 )
 
 // state is everything built from one upstream tool list. It is immutable
@@ -73,23 +72,7 @@ func (g *Gateway) build(set *toolset.Set) (*state, error) {
 			return nil, fmt.Errorf("gateway: %w", err)
 		}
 	}
-	st.visible = &toolset.Set{Server: set.Server, Version: set.Version, Source: set.Source}
-	for _, t := range set.Tools {
-		if g.policy.Check(policy.CallFor(all, t.Name)).Verdict == policy.Deny {
-			st.hidden = append(st.hidden, t.Name)
-			continue
-		}
-		st.visible.Tools = append(st.visible.Tools, t)
-	}
-
-	var err error
-	switch g.opts.Mode {
-	case ModeTerm:
-		err = g.buildTerm(st)
-	default:
-		err = g.buildAQL(st, mode)
-	}
-	if err != nil {
+	if err := g.buildVisible(st, all, mode); err != nil {
 		return nil, err
 	}
 	st.runner = session.NewRunner(upstreamCaller{g}, st.codec, session.RunnerOptions{
@@ -116,7 +99,7 @@ func (g *Gateway) buildTerm(st *state) error {
 		return fmt.Errorf("gateway: rendering MCP-Term: %w", err)
 	}
 	st.doc = doc
-	st.codec = calls.New(st.visible, calls.Options{Overrides: g.opts.Overrides, Codes: doc.Codes})
+	st.codec = calls.New(st.visible, calls.Options{Overrides: g.opts.Overrides, Codes: doc.Codes, Unsuggest: g.unsuggest(&st.codec)})
 	name := st.set.Server
 	if name == "" {
 		name = "the upstream server"
@@ -129,30 +112,8 @@ func (g *Gateway) buildTerm(st *state) error {
 	return nil
 }
 
-// termAnnotations describe the one term tool by its riskiest upstream tool,
-// as MCP-AQL does for its endpoints: read-only only when every tool is.
-func termAnnotations(st *state) mcp.ToolAnnotation {
-	ro, destructive, idempotent, open := true, false, true, false
-	for _, t := range st.visible.Tools {
-		a := t.Annotations
-		if !a.ReadOnly() {
-			ro = false
-		}
-		if policy.IsDestructive(policy.CallFor(st.codec, t.Name)) {
-			destructive = true
-		}
-		if a.IdempotentHint == nil || !*a.IdempotentHint {
-			idempotent = false
-		}
-		if a.OpenWorldHint == nil || *a.OpenWorldHint {
-			open = true
-		}
-	}
-	return mcp.ToolAnnotation{ReadOnlyHint: &ro, DestructiveHint: &destructive, IdempotentHint: &idempotent, OpenWorldHint: &open}
-}
-
 func (g *Gateway) buildAQL(st *state, mode aql.Mode) error {
-	st.codec = calls.New(st.visible, calls.Options{Overrides: g.opts.Overrides, Mode: mode})
+	st.codec = calls.New(st.visible, calls.Options{Overrides: g.opts.Overrides, Mode: mode, Unsuggest: g.unsuggest(&st.codec)})
 	a, err := st.codec.Adapter()
 	if err != nil {
 		return fmt.Errorf("gateway: %w", err)

@@ -2,15 +2,22 @@ package policy
 
 import (
 	"errors"
+	"unicode"
 	"unicode/utf8"
 )
 
 // pattern is a compiled glob over tool names. Unlike path.Match, '/' and '.'
 // are ordinary characters: tool names such as "github.create_issue" or
-// "fs/read" are single names, and "github.*" should match them.
+// "fs/read" are single names, and "github.*" should match them. Matching
+// ignores letter case (simple Unicode folding): a server's Delete_File is
+// the user's delete_file.
 type pattern struct {
 	src   string
 	items []item
+	// literal is set when the pattern has no wildcards; text is then the
+	// one name it matches (escapes removed).
+	literal bool
+	text    string
 }
 
 type itemKind uint8
@@ -63,6 +70,18 @@ func compile(src string) (pattern, error) {
 			p.items = append(p.items, item{kind: lit, r: r})
 		}
 	}
+	p.literal = true
+	text := make([]rune, 0, len(p.items))
+	for _, it := range p.items {
+		if it.kind != lit {
+			p.literal = false
+			break
+		}
+		text = append(text, it.r)
+	}
+	if p.literal {
+		p.text = string(text)
+	}
 	return p, nil
 }
 
@@ -103,23 +122,59 @@ func parseClass(src string, i int) (item, int, error) {
 	}
 }
 
+// one reports whether the item matches r in any letter case.
 func (it item) one(r rune) bool {
 	switch it.kind {
 	case lit:
-		return r == it.r
+		return foldEq(r, it.r)
 	case any1:
 		return true
 	case class:
 		in := false
-		for _, rg := range it.ranges {
-			if r >= rg[0] && r <= rg[1] {
+		for f := r; ; {
+			if it.inRanges(f) {
 				in = true
+				break
+			}
+			if f = unicode.SimpleFold(f); f == r {
 				break
 			}
 		}
 		return in != it.negate
 	}
 	return false
+}
+
+func (it item) inRanges(r rune) bool {
+	for _, rg := range it.ranges {
+		if r >= rg[0] && r <= rg[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// foldEq is rune equality under simple case folding, as strings.EqualFold.
+func foldEq(a, b rune) bool {
+	if a == b {
+		return true
+	}
+	for f := unicode.SimpleFold(a); f != a; f = unicode.SimpleFold(f) {
+		if f == b {
+			return true
+		}
+	}
+	return false
+}
+
+// matchAny reports the first of names the pattern matches.
+func (p pattern) matchAny(names []string) (string, bool) {
+	for _, n := range names {
+		if n != "" && p.match(n) {
+			return n, true
+		}
+	}
+	return "", false
 }
 
 // match reports whether the whole name matches. It backtracks only to the

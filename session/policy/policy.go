@@ -6,29 +6,46 @@
 // The API:
 //
 //   - New(Rules{Allow, Deny, ReadOnly, Yes}) (*Policy, error): patterns are
-//     globs on real tool names (not short codes): * any run, ? one character,
-//     [abc] [a-z] [!x] classes, \ escapes; an entry may list several patterns
-//     separated by commas.
+//     globs on tool names: * any run, ? one character, [abc] [a-z] [!x]
+//     classes, \ escapes; an entry may list several patterns separated by
+//     commas. They ignore letter case.
 //   - (*Policy).Check(Call) Decision: Allow, Deny or Confirm (destructive,
 //     needs --yes), always with a reason a person or an agent can act on.
 //   - IsDestructive(Call): the rule the check uses, for badges in the UI.
 //   - OpenAudit(path, redactor) / (*Audit).Record(AuditRecord): JSON lines.
 //   - Cap(text, n): bound printed output, saying how much was cut.
 //
+// Patterns match a tool by its identity, not by the text that reached it:
+// the caller resolves whatever was typed (a name in any case, a short code,
+// an AQL operation name) to the tool first, and the check matches the
+// patterns against every name of that tool (Call.Names, filled by CallFor):
+// its real name, its short code, its AQL operation name. A --deny pattern
+// also matches the tool's spelling variants, its name in snake_case
+// (Variant: "Delete-File", "deleteFile" and "delete_file\u200b" are all
+// "delete_file"), and a --deny pattern without wildcards refuses every
+// name with its own variant, so denying a name denies every tool a model
+// could mistake for it; --allow matches only names that really reach the
+// tool.
+//
 // The order of the checks: a --deny match refuses (deny wins over allow);
 // with an allow-list, a tool matching none of it is refused; --read-only
 // refuses every tool not annotated readOnlyHint: true, and any tool the
-// caller classified as a delete; a destructive tool needs --yes. Destructive means annotated destructiveHint: true, or not
-// read-only with no destructiveHint (the MCP default), or classified as a
-// delete by the caller (AQL's DELETE category). Annotations are untrusted
+// caller classified as a delete; a destructive tool needs --yes.
+// Destructive is aql.Destructive, the one rule of every face: annotated
+// destructiveHint: true, or not read-only with no destructiveHint (the MCP
+// default), or classified as a delete (AQL's DELETE category, by name or
+// --aql-map) whatever its readOnlyHint says. Annotations are untrusted
 // hints, so hints from the caller can only make a call stricter, never
-// looser; a tool the server does not list has no annotations at all.
+// looser, and a name never makes a tool read-only; a tool the server does
+// not list has no annotations at all.
 package policy
 
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
+	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 )
@@ -56,6 +73,10 @@ const (
 // Call is what a decision is about.
 type Call struct {
 	Tool string // the real tool name
+	// Names are the other names that reach the tool (its short code, its
+	// AQL operation name), which the patterns match too. CallFor fills
+	// them from the codec the calls are read with.
+	Names []string
 	// Known is set when the server lists the tool, so Annotations are what
 	// it declared; an unlisted tool has none.
 	Known       bool
@@ -135,16 +156,20 @@ func compileAll(entries []string, flag string) ([]pattern, error) {
 func (p *Policy) Check(c Call) Decision {
 	name := quote(c.Tool)
 	for _, pt := range p.deny {
-		if pt.match(c.Tool) {
+		if as, ok := pt.denies(c); ok {
 			rule := "--deny " + quote(pt.src)
-			return Decision{Verdict: Deny, Rule: rule, Reason: fmt.Sprintf("tool %s is refused by %s", name, rule),
+			who := name
+			if as != c.Tool {
+				who = fmt.Sprintf("%s (as %s)", name, quote(as))
+			}
+			return Decision{Verdict: Deny, Rule: rule, Reason: fmt.Sprintf("tool %s is refused by %s", who, rule),
 				Destructive: IsDestructive(c)}
 		}
 	}
 	if len(p.allow) > 0 {
 		matched := false
 		for _, pt := range p.allow {
-			if pt.match(c.Tool) {
+			if _, ok := pt.matchAny(c.names()); ok {
 				matched = true
 				break
 			}
@@ -180,6 +205,62 @@ func (p *Policy) Check(c Call) Decision {
 	return Decision{Verdict: Allow, Rule: "non-destructive", Reason: fmt.Sprintf("tool %s is allowed (%s)", name, why)}
 }
 
+// Denies reports whether the deny list refuses the tool c is about,
+// whatever else the rules say: the tools a refusal or a "did you mean"
+// must never name, and that the gateway leaves out of what it lists.
+func (p *Policy) Denies(c Call) bool {
+	if p == nil {
+		return false
+	}
+	for _, pt := range p.deny {
+		if _, ok := pt.denies(c); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// denies reports whether a --deny pattern refuses the tool of c, and by
+// which name: any name that reaches it, or its Variant; a pattern with no
+// wildcards also refuses every tool whose Variant is the pattern's, so
+// --deny DeleteFile refuses delete_file as --deny delete_file refuses
+// DeleteFile.
+func (pt pattern) denies(c Call) (string, bool) {
+	names := c.names()
+	if as, ok := pt.matchAny(append(names, Variant(c.Tool))); ok {
+		return as, true
+	}
+	if pt.literal {
+		if v := Variant(pt.text); v != "" {
+			for _, n := range names {
+				if Variant(n) == v {
+					return n, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// names are every name that reaches the tool, its real name first.
+func (c Call) names() []string {
+	out := make([]string, 0, 1+len(c.Names))
+	out = append(out, c.Tool)
+	for _, n := range c.Names {
+		if n != "" && n != c.Tool {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Variant is the spelling a name shares with its variants, which a
+// --deny pattern matches too: its words in snake_case, as AQL names
+// operations (aql.Words), so case, '-', '.', camelCase and invisible or
+// non-ASCII characters between words make no difference. A name with no
+// ASCII words has no variant form ("").
+func Variant(name string) string { return strings.Join(aql.Words(name), "_") }
+
 // IsDestructive applies the destructive rule of the package comment.
 func IsDestructive(c Call) bool {
 	d, _ := destructiveWhy(c)
@@ -187,27 +268,30 @@ func IsDestructive(c Call) bool {
 }
 
 func destructiveWhy(c Call) (bool, string) {
-	a := c.Annotations
-	switch {
-	case c.Category == Delete && a.ReadOnly():
-		return true, "classified as a delete, whatever its readOnlyHint says"
-	case c.Category == Delete:
-		return true, "classified as a delete"
-	case !c.Known:
+	cat := aql.Category(strings.ToUpper(string(c.Category)))
+	if !c.Known && cat != aql.Delete {
 		return true, "not in the server's tool list, so MCP's default applies: not read-only means destructive"
-	case a.ReadOnly():
-		return false, "annotated readOnlyHint: true"
-	case a.DestructiveHint == nil:
-		return true, "not read-only and no destructiveHint, which MCP treats as destructive"
-	case *a.DestructiveHint:
-		return true, "annotated destructiveHint: true"
 	}
-	return false, "annotated destructiveHint: false"
+	return aql.Destructive(c.Annotations, cat)
 }
 
 // quote shows a name from a server (or a pattern) on one line, quoted,
-// with any terminal control sequences neutralised.
-func quote(s string) string { return `"` + safe.Line(s) + `"` }
+// with any terminal control sequences neutralised and invisible characters
+// (zero-width, bidi controls) written as escapes, so "delete_file\u200b"
+// cannot pass for delete_file in a refusal.
+func quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range safe.Line(s) {
+		if r == ' ' || unicode.IsGraphic(r) {
+			b.WriteRune(r)
+		} else {
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
 
 // Cap bounds output an agent will read to n bytes (marker included; n <= 0
 // means no bound), cutting on a UTF-8 boundary and ending with
