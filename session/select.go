@@ -31,6 +31,10 @@ type Selection struct {
 	ToolsFile      string        // --tools FILE: a saved tool list, no server
 	Trace          string        // --trace FILE: every JSON-RPC message as a JSON line
 	Timeout        time.Duration // --timeout: per request; 0 keeps the Options' own
+	// TrustProject is --trust-project: a --server entry from a project
+	// config is used, and its file remembered as trusted (session/config's
+	// trust rule).
+	TrustProject bool
 }
 
 // Env is what resolving a selection reads from the outside world. A nil
@@ -68,6 +72,10 @@ type Target struct {
 	RetrySSE bool
 	// Trace is the --trace file, nil without one; Close closes it.
 	Trace io.Closer
+	// Trust is what the config lookup said about project configs (nil
+	// for selections without --server): notices to print, an untrusted
+	// entry set aside to ask about.
+	Trust *TrustNote
 }
 
 // Close releases what Resolve opened (the trace file). The sessions opened
@@ -116,7 +124,8 @@ const maxConnectTimeout = 30 * time.Second
 // the trace file; close the Target when done.
 func Resolve(sel Selection, env Env, base Options) (*Target, error) {
 	env = env.withDefaults()
-	src, secrets, retrySSE, err := resolveSource(sel, env)
+	var note TrustNote
+	src, secrets, retrySSE, err := resolveSource(sel, env, &note)
 	if err != nil {
 		return nil, err
 	}
@@ -124,6 +133,9 @@ func Resolve(sel Selection, env Env, base Options) (*Target, error) {
 		return nil, usageOf(err)
 	}
 	t := &Target{Source: src, RetrySSE: retrySSE, Redactor: safe.NewRedactor(secrets)}
+	if sel.Server != "" {
+		t.Trust = &note
+	}
 	opts := base
 	if sel.Timeout > 0 {
 		opts.CallTimeout = sel.Timeout
@@ -146,7 +158,7 @@ func Resolve(sel Selection, env Env, base Options) (*Target, error) {
 
 // resolveSource checks the flags against each other and builds the source
 // with the secrets it carries.
-func resolveSource(sel Selection, env Env) (src Source, secrets []string, retrySSE bool, err error) {
+func resolveSource(sel Selection, env Env, note *TrustNote) (src Source, secrets []string, retrySSE bool, err error) {
 	n := 0
 	for _, set := range []bool{len(sel.Command) > 0, sel.URL != "", sel.Server != "", sel.ToolsFile != ""} {
 		if set {
@@ -198,19 +210,22 @@ func resolveSource(sel Selection, env Env) (src Source, secrets []string, retryS
 	case sel.ToolsFile != "":
 		return Source{Kind: Offline, ToolsFile: sel.ToolsFile}, nil, false, nil
 	case sel.Server != "":
-		return configSource(sel, env, headers, secrets)
+		return configSource(sel, env, headers, secrets, note)
 	}
 	return Source{Kind: InProcess, Name: "demo", Server: demo.New(demo.Options{})}, nil, false, nil
 }
 
-// configSource finds sel.Server in the --config files or the usual places;
+// configSource finds sel.Server in the --config files or the usual places
+// under the trust rule (chooseServer; an untrusted project entry with no
+// user entry to use instead is a *UsageError around a
+// *config.UntrustedError);
 // --header values win over the entry's headers, --sse over its transport.
-func configSource(sel Selection, env Env, headers map[string]string, secrets []string) (Source, []string, bool, error) {
+func configSource(sel Selection, env Env, headers map[string]string, secrets []string, note *TrustNote) (Source, []string, bool, error) {
 	set, err := config.Open(config.Env{Cwd: env.Cwd, Home: env.Home, Getenv: env.Getenv}, sel.Configs)
 	if err != nil {
 		return Source{}, nil, false, usageOf(err)
 	}
-	srv, _, err := set.Find(sel.Server)
+	srv, err := chooseServer(set, sel, env, note)
 	if err != nil {
 		return Source{}, nil, false, usageOf(err)
 	}

@@ -103,9 +103,19 @@ type Source struct {
 	Format Format
 	// Scope is "project", "user" or "local" (Claude Code's per-project
 	// section of ~/.claude.json); empty for files given with --config.
+	// Only "project" files need trust (trust.go): the others are the
+	// user's own or named by the user.
 	Scope string
-	home  string
+	// Hash is the hex SHA-256 of the bytes read from the file, the very
+	// bytes parsed, so trust given to one content never covers another.
+	Hash string
+	home string
 }
+
+// IsProject reports a project config: a file found in the current
+// directory or one of its parents (not the home directory), which whoever
+// controls that directory — a cloned repository — wrote.
+func (s Source) IsProject() bool { return s.Scope == "project" }
 
 // String shows the path with the home directory as ~, plus the client.
 func (s Source) String() string {
@@ -267,7 +277,9 @@ func (s *Set) Files() []Source { return append([]Source(nil), s.files...) }
 // Problems lists config files that exist but could not be used.
 func (s *Set) Problems() []error { return append([]error(nil), s.problems...) }
 
-// Find resolves the server called name (exact match; the nearest file wins).
+// Find resolves the server called name (exact match; the nearest file
+// wins), whatever the file's trust: Choose is the lookup that applies it,
+// the one a selection makes.
 func (s *Set) Find(name string) (Server, Source, error) {
 	for _, e := range s.entries {
 		if e.Name == name && !e.Shadowed {
