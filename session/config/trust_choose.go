@@ -79,11 +79,11 @@ func (q *Question) Text() string {
 	fmt.Fprintf(&b, "Server %q comes from the project config %s, which %s.\n\nIt would run:\n  %s\n\n",
 		q.Server, q.File.String(), q.why(), q.Runs)
 	if q.Shadows != nil {
-		fmt.Fprintf(&b, "Your own %q in %s is used unless you trust the project's.\n\n", q.Server, q.Shadows.String())
+		fmt.Fprintf(&b, "The %q of %s is used unless you trust this file.\n\n", q.Server, q.Shadows.String())
 	}
 	fmt.Fprintf(&b, "y trusts %s as it is now (remembered until it changes).", q.File.String())
 	if q.Shadows != nil {
-		b.WriteString(" n uses your own server and remembers the answer.")
+		fmt.Fprintf(&b, " n uses the one of %s and remembers the answer.", q.Shadows.String())
 	} else {
 		b.WriteString(" n connects to nothing and remembers the answer.")
 	}
@@ -93,8 +93,12 @@ func (q *Question) Text() string {
 // notice is the command line's line when the entry was set aside for the
 // user's own.
 func (q *Question) notice() string {
-	return fmt.Sprintf("ignored server %q of the project config %s, which %s (it would run: %s); using yours from %s. Pass --trust-project to use the project's",
-		q.Server, q.File.String(), q.why(), q.Runs, q.Shadows.String())
+	whose := "yours from " + q.Shadows.String()
+	if q.Shadows.IsProject() {
+		whose = "the one of the trusted project config " + q.Shadows.String()
+	}
+	return fmt.Sprintf("ignored server %q of the project config %s, which %s (it would run: %s); using %s. Pass --trust-project to use the nearer one",
+		q.Server, q.File.String(), q.why(), q.Runs, whose)
 }
 
 // UntrustedError is a server that would come from a project config not
