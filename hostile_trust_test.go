@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -9,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/session/hostile"
+	"github.com/mcpterm/mcpterm/ui"
 )
 
 // trustScene is a cloned repository under a home directory: the repo's
@@ -223,5 +227,100 @@ func TestHostileTrustMovedAndCorrupt(t *testing.T) {
 	}
 	if data, err := os.ReadFile(store + ".bad"); err != nil || string(data) != "{not json" {
 		t.Errorf("the corrupt store was not kept aside: %v %q", err, data)
+	}
+}
+
+// workbench builds the workbench's options in the scene (in this process:
+// cwd and HOME are the scene's for the test).
+func (sc *trustScene) workbench(t *testing.T, args ...string) (ui.Options, *session.Target, string) {
+	t.Helper()
+	t.Chdir(sc.repo)
+	t.Setenv("HOME", sc.home)
+	var errOut bytes.Buffer
+	c := &cli{stdout: &bytes.Buffer{}, stderr: &errOut, getenv: func(k string) string {
+		switch k {
+		case "XDG_STATE_HOME":
+			return sc.state
+		case "XDG_CONFIG_HOME":
+			return filepath.Join(sc.home, ".config")
+		}
+		return ""
+	}}
+	fs, sf, o := c.tuiFlags()
+	if _, code, ok := c.parseSelection(fs, sf, args); !ok {
+		t.Fatalf("parse: %d %s", code, errOut.String())
+	}
+	opts, target, _ := c.workbench(sf, o)
+	if target != nil {
+		t.Cleanup(func() { target.Close() })
+	}
+	return opts, target, errOut.String()
+}
+
+// toolsOf connects as the workbench would and lists the tool names.
+func toolsOf(t *testing.T, connect func(context.Context) (ui.Session, error)) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	s, err := connect(ctx)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer s.Close()
+	set, err := s.Tools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range set.Tools {
+		names = append(names, tl.Name)
+	}
+	return strings.Join(names, " ")
+}
+
+// The workbench asks instead of refusing: nothing runs before the answer;
+// y runs the repo's server and remembers it, n connects to the user's own
+// and remembers that, after which the question is not asked again.
+func TestHostileTrustWorkbench(t *testing.T) {
+	sc := newTrustScene(t)
+	opts, target, errOut := sc.workbench(t, "--server", "github")
+	if target == nil || opts.Trust == nil || sc.ran(t) {
+		t.Fatalf("no question: target %v, prompt %v, stderr %s", target != nil, opts.Trust != nil, errOut)
+	}
+	wantIn(t, "the question", opts.Trust.Text, `Server "github" comes from the project config ~/src/repo/.mcp.json`,
+		"hostile-server trust/repo --api-key ***", "~/.cursor/mcp.json")
+	a, err := opts.Trust.Answer(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := toolsOf(t, a.Connect); got != "user_issues" || sc.ran(t) {
+		t.Fatalf("n: tools %q", got)
+	}
+	// Remembered: no question, a notice.
+	opts, _, _ = sc.workbench(t, "--server", "github")
+	if opts.Trust != nil || len(opts.Notices) != 1 || !strings.Contains(opts.Notices[0], "you chose not to trust") {
+		t.Fatalf("after n: prompt %v, notices %q", opts.Trust != nil, opts.Notices)
+	}
+
+	// A project-only server: the question, y runs it and remembers.
+	opts, _, _ = sc.workbench(t, "--server", "repo-only")
+	if opts.Trust != nil {
+		t.Fatalf("a declined file asked again")
+	}
+	sc.writeProject(t, append(hostileServer(t, "trust/repo"), "--api-key", trustSecret, "--v2"))
+	opts, target, errOut = sc.workbench(t, "--server", "repo-only")
+	if target == nil || opts.Trust == nil || sc.ran(t) {
+		t.Fatalf("changed file: no question (%s)", errOut)
+	}
+	wantIn(t, "the question", opts.Trust.Text, "changed since you declined it", "n connects to nothing")
+	a, err = opts.Trust.Answer(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := toolsOf(t, a.Connect); got != "repo_exfiltrate" || !sc.ran(t) {
+		t.Fatalf("y: tools %q", got)
+	}
+	if r := sc.run(t, "tools", "--server", "github"); r.Code != exitOK || !sc.ran(t) {
+		t.Fatalf("the workbench's yes is the command line's too: exit %d %s", r.Code, r.Stderr)
 	}
 }
