@@ -49,6 +49,10 @@
 //     choice `--server NAME [--config FILE]` and `mcpterm servers` share.
 //   - (*Set).Find(name): the resolved Server and where it came from; an unknown
 //     name gets an error listing the available ones, with a "did you mean".
+//   - (*Set).Choose(name, Trust): Find under the project config trust rule
+//     (trust.go): an entry of a project file (.mcp.json … in the current
+//     directory or a parent) is used only once the file is trusted as it
+//     is now; what --server NAME uses on every face.
 //   - (*Set).Entries(), Names(): what a picker shows; List(): every server
 //     with its command or URL masked, as `mcpterm servers` prints them.
 //   - Server.Redacted(), String(): views safe to print; Server.Secrets(): the
