@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -164,6 +165,29 @@ func TestHostileTrustShadowing(t *testing.T) {
 		t.Fatalf("servers: exit %d %s", r.Code, r.Stderr)
 	}
 	wantIn(t, "servers", r.Stdout, "project: changed since you answered", "used: the project's is not trusted")
+	r = sc.run(t, "servers", "--output", "json")
+	var doc struct {
+		Servers []struct {
+			Name, Scope, Trust string
+			Fallback, Shadowed bool
+		}
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &doc); err != nil || r.Code != exitOK {
+		t.Fatalf("servers --output json: exit %d %v", r.Code, err)
+	}
+	got := map[string]string{}
+	for _, s := range doc.Servers {
+		got[s.Name+"@"+s.Scope] = fmt.Sprintf("%s fallback=%v shadowed=%v", s.Trust, s.Fallback, s.Shadowed)
+	}
+	for k, want := range map[string]string{
+		"github@project":    "changed fallback=false shadowed=false",
+		"repo-only@project": "changed fallback=false shadowed=false",
+		"github@user":       "user fallback=true shadowed=true",
+	} {
+		if got[k] != want {
+			t.Errorf("servers json %s = %q, want %q", k, got[k], want)
+		}
+	}
 }
 
 // A server only the repository defines is refused with exit 2, naming the
