@@ -181,6 +181,9 @@ func resolveSource(sel Selection, env Env, note *TrustNote) (src Source, secrets
 	if len(sel.Configs) > 0 && sel.Server == "" {
 		return src, nil, false, usagef("--config needs --server NAME")
 	}
+	if sel.TrustProject && sel.Server == "" {
+		return src, nil, false, usagef("--trust-project needs --server NAME")
+	}
 	headers := map[string]string{}
 	for _, h := range sel.Headers {
 		k, v, err := ParseHeader(h)

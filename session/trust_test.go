@@ -79,8 +79,11 @@ func TestResolveTrust(t *testing.T) {
 	if err != nil || tgt.Source.Command != "repo-solo" || len(tgt.Trust.Notices) != 1 || !strings.Contains(tgt.Trust.Notices[0], "trusted the project config") {
 		t.Fatalf("--trust-project: %+v %v", tgt, err)
 	}
-	// Other selections carry no trust note.
+	// Other selections carry no trust note, and take no --trust-project.
 	if tgt, err := Resolve(Selection{}, env2, Options{}); err != nil || tgt.Trust != nil {
 		t.Errorf("demo: %+v %v", tgt, err)
+	}
+	if _, err := Resolve(Selection{Command: []string{"x"}, TrustProject: true}, env2, Options{}); err == nil || err.Error() != "--trust-project needs --server NAME" || Classify(err) != ClassUsage {
+		t.Errorf("--trust-project alone: %v", err)
 	}
 }
