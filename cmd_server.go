@@ -36,6 +36,7 @@ func (sf *serverFlags) registerLive(fs *flag.FlagSet) {
 	fs.Var((*headerFlag)(&sf.Headers), "header", "with --url: send the HTTP header `'K: V'` (repeatable)")
 	fs.StringVar(&sf.BearerTokenEnv, "bearer-token-env", "", "with --url: send 'Authorization: Bearer $`VAR`'")
 	fs.StringVar(&sf.Server, "server", "", "connect to the server called `NAME` in an MCP client's config (mcpterm servers lists them)")
+	fs.BoolVar(&sf.TrustProject, "trust-project", false, "with --server: use an entry of a project config (.mcp.json, .vscode/mcp.json, ... in this directory or a parent) and remember that file as trusted until it changes")
 	fs.Var((*listFlag)(&sf.Configs), "config", "with --server: read this config `FILE` (repeatable; default: the usual places of Claude, Cursor, VS Code, Zed, Codex, Gemini CLI and Windsurf)")
 	fs.StringVar(&sf.Trace, "trace", "", "write every JSON-RPC message to `FILE` as JSON lines")
 	fs.DurationVar(&sf.Timeout, "timeout", 60*time.Second, "give up on a request after this long without an answer or progress")
@@ -143,6 +144,7 @@ func (c *cli) connect(ctx context.Context, cmd string, sf *serverFlags, base ses
 		fmt.Fprintf(c.stderr, "mcpterm %s: %s\n", cmd, safe.Text(err.Error()))
 		return nil, exitUsage
 	}
+	c.trustNotices(cmd, t)
 	s, err := session.Connect(ctx, t)
 	if err != nil {
 		t.Close()

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcpterm/mcpterm/convert/safe"
+	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/session/config"
 )
 
@@ -28,8 +29,10 @@ func (c *cli) serversFlags() (*flag.FlagSet, *serversOptions) {
 		"Gemini CLI and Windsurf, project files (this directory and its parents) before user files.",
 		"Each line: name, transport, command or URL (secrets masked; env and header values never",
 		"shown, only their names), and the file. A name defined again further away is marked",
-		"shadowed: --server picks the nearer one. It connects to nothing; of the server selection",
-		"it takes --config only.")
+		"shadowed: --server picks the nearer one. A project file (this directory or a parent)",
+		"is marked with its trust: --server takes a project entry only from a file trusted as it",
+		"is now (or with --trust-project); until then the user's own entry of the same name is",
+		"used (marked used). It connects to nothing; of the server selection it takes --config only.")
 	var o serversOptions
 	fs.Var(&o.configs, "config", "read this config `FILE` instead of the usual places (repeatable)")
 	fs.BoolVar(&o.names, "names", false, "print only the names --server takes, one a line (for shell completion)")
@@ -66,6 +69,10 @@ func (c *cli) runServers(args []string) int {
 		fmt.Fprintf(c.stderr, "mcpterm servers: %s\n", safe.Line(err.Error()))
 		return exitUsage
 	}
+	list, err := set.ListTrust(session.TrustStore(session.Env{Getenv: c.getenv, Cwd: env.Cwd, Home: env.Home}))
+	if err != nil {
+		fmt.Fprintf(c.stderr, "mcpterm servers: warning: %s\n", safe.Line(err.Error()))
+	}
 	for _, p := range set.Problems() {
 		fmt.Fprintf(c.stderr, "mcpterm servers: warning: %s\n", safe.Line(p.Error()))
 	}
@@ -75,9 +82,9 @@ func (c *cli) runServers(args []string) int {
 			fmt.Fprintln(c.stdout, safe.Line(n))
 		}
 	case o.of.output == "json":
-		c.emit(nil, o.of.maxOutput, serversJSON(set))
+		c.emit(nil, o.of.maxOutput, serversJSON(set, list))
 	default:
-		c.emit(nil, o.of.maxOutput, serversText(set))
+		c.emit(nil, o.of.maxOutput, serversText(set, list))
 	}
 	return exitOK
 }
@@ -96,21 +103,28 @@ type serverJSON struct {
 	Scope     string   `json:"scope"`
 	Disabled  bool     `json:"disabled"`
 	Shadowed  bool     `json:"shadowed"`
-	Problem   string   `json:"problem"`
+	// Trust is "user" (no trust needed), or for a project file
+	// "untrusted", "changed", "declined" or "trusted".
+	Trust string `json:"trust"`
+	// Fallback: shadowed, but used, since the nearer entries are
+	// untrusted project entries.
+	Fallback bool   `json:"fallback"`
+	Problem  string `json:"problem"`
 }
 
-func serversJSON(set *config.Set) string {
+func serversJSON(set *config.Set, list []config.Listing) string {
 	out := struct {
 		Servers  []serverJSON `json:"servers"`
 		Files    []string     `json:"files"`
 		Searched []string     `json:"searched"`
 		Problems []string     `json:"problems"`
 	}{Servers: []serverJSON{}, Files: []string{}, Searched: orEmpty(set.Searched()), Problems: []string{}}
-	for _, l := range set.List() {
+	for _, l := range list {
 		out.Servers = append(out.Servers, serverJSON{
 			Name: l.Name, Transport: string(l.Transport), Command: l.Command, URL: l.URL,
 			Env: orEmpty(l.Env), Headers: orEmpty(l.Headers), File: l.Source.Path, Client: string(l.Source.Format),
-			Scope: l.Source.Scope, Disabled: l.Disabled, Shadowed: l.Shadowed, Problem: l.Problem,
+			Scope: l.Source.Scope, Disabled: l.Disabled, Shadowed: l.Shadowed, Trust: l.Trust.String(), Fallback: l.Fallback,
+			Problem: l.Problem,
 		})
 	}
 	for _, f := range set.Files() {
@@ -125,8 +139,7 @@ func serversJSON(set *config.Set) string {
 
 // serversText is the table: name, transport, command or URL, file; then a
 // line per problem under its server, and a summary.
-func serversText(set *config.Set) string {
-	list := set.List()
+func serversText(set *config.Set, list []config.Listing) string {
 	if len(list) == 0 {
 		searched := set.Searched()
 		if len(searched) == 0 {
@@ -141,7 +154,7 @@ func serversText(set *config.Set) string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-*s  %-*s  %s  %s\n", nameW, "NAME", transW, "TRANSPORT", "COMMAND OR URL", "(FILE)")
-	shadowed := 0
+	shadowed, untrusted := 0, 0
 	for _, l := range list {
 		target := l.Command + l.URL
 		if target == "" {
@@ -157,7 +170,16 @@ func serversText(set *config.Set) string {
 		if l.Disabled {
 			marks = append(marks, "disabled")
 		}
-		if l.Shadowed {
+		if m := trustMark(l.Trust); m != "" {
+			marks = append(marks, m)
+		}
+		if !l.Trust.Usable() {
+			untrusted++
+		}
+		switch {
+		case l.Fallback:
+			marks = append(marks, "used: the project's is not trusted")
+		case l.Shadowed:
 			marks = append(marks, "shadowed")
 			shadowed++
 		}
@@ -178,6 +200,24 @@ func serversText(set *config.Set) string {
 	if shadowed > 0 {
 		fmt.Fprintf(&b, "; %d shadowed by a nearer file", shadowed)
 	}
+	if untrusted > 0 {
+		fmt.Fprintf(&b, "; %d from project files not trusted: --trust-project uses them", untrusted)
+	}
 	b.WriteString(")")
 	return b.String()
+}
+
+// trustMark is a project entry's mark in the table: its file's trust.
+func trustMark(t config.TrustState) string {
+	switch t {
+	case config.Untrusted:
+		return "project: not trusted"
+	case config.Changed:
+		return "project: changed since you answered"
+	case config.Declined:
+		return "project: declined"
+	case config.Trusted:
+		return "project: trusted"
+	}
+	return ""
 }

@@ -93,17 +93,26 @@ func (c *cli) workbench(sf *serverFlags, o *tuiOptions) (ui.Options, *session.Ta
 	env := c.env()
 	env.Cwd, _ = os.Getwd()
 	env.Home, _ = os.UserHomeDir()
-	target, err := session.Resolve(sf.Selection, env, session.Options{ClientName: "mcpterm", ClientVersion: c.clientVersion()})
+	resolve := func() (*session.Target, error) {
+		return session.Resolve(sf.Selection, env, session.Options{ClientName: "mcpterm", ClientVersion: c.clientVersion()})
+	}
+	target, err := resolve()
+	// An untrusted project config's server is asked about in the
+	// workbench (cmd_tui_trust.go) rather than refused.
+	trust, err := c.workbenchTrust(env, target, err, resolve)
 	if err != nil {
-		fmt.Fprintln(c.stderr, "mcpterm:", err)
+		fmt.Fprintln(c.stderr, "mcpterm:", safe.Text(err.Error()))
 		return opts, nil, exitUsage
 	}
+	target = trust.target
 	opts = ui.Options{
 		Connect:      func(ctx context.Context) (ui.Session, error) { return session.Connect(ctx, target) },
 		Target:       target.Redactor.Redact(target.Source.String()),
+		Trust:        trust.prompt,
+		Notices:      trust.notices,
 		Overrides:    ov,
 		DraftKey:     target.DraftKey(),
-		Sanitize:     func(s string) string { return safe.Text(target.Redactor.Redact(s)) },
+		Sanitize:     trust.sanitize,
 		Theme:        choice,
 		Encoding:     o.encoding,
 		WorkingDir:   env.Cwd,

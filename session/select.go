@@ -38,6 +38,10 @@ type Selection struct {
 	// InheritEnv is --inherit-env: a stdio server gets mcpterm's whole
 	// environment instead of the safe default (DefaultEnvNames).
 	InheritEnv bool
+	// TrustProject is --trust-project: a --server entry from a project
+	// config is used, and its file remembered as trusted (session/config's
+	// trust rule).
+	TrustProject bool
 }
 
 // Env is what resolving a selection reads from the outside world. A nil
@@ -84,6 +88,10 @@ type Target struct {
 	RetrySSE bool
 	// Trace is the --trace file, nil without one; Close closes it.
 	Trace io.Closer
+	// Trust is what the config lookup said about project configs (nil
+	// for selections without --server): notices to print, an untrusted
+	// entry set aside to ask about.
+	Trust *TrustNote
 }
 
 // Close releases what Resolve opened (the trace file). The sessions opened
@@ -132,7 +140,8 @@ const maxConnectTimeout = 30 * time.Second
 // the trace file; close the Target when done.
 func Resolve(sel Selection, env Env, base Options) (*Target, error) {
 	env = env.withDefaults()
-	src, secrets, retrySSE, err := resolveSource(sel, env)
+	var note TrustNote
+	src, secrets, retrySSE, err := resolveSource(sel, env, &note)
 	if err != nil {
 		return nil, err
 	}
@@ -141,6 +150,9 @@ func Resolve(sel Selection, env Env, base Options) (*Target, error) {
 	}
 	t := &Target{Source: src, RetrySSE: retrySSE, Redactor: safe.NewRedactor(secrets)}
 	t.Redactor.Add(envSecrets(env.Environ)...)
+	if sel.Server != "" {
+		t.Trust = &note
+	}
 	opts := base
 	if opts.Environ == nil {
 		opts.Environ = env.Environ
@@ -169,7 +181,7 @@ func Resolve(sel Selection, env Env, base Options) (*Target, error) {
 
 // resolveSource checks the flags against each other and builds the source
 // with the secrets it carries.
-func resolveSource(sel Selection, env Env) (src Source, secrets []string, retrySSE bool, err error) {
+func resolveSource(sel Selection, env Env, note *TrustNote) (src Source, secrets []string, retrySSE bool, err error) {
 	n := 0
 	for _, set := range []bool{len(sel.Command) > 0, sel.URL != "", sel.Server != "", sel.ToolsFile != ""} {
 		if set {
@@ -191,6 +203,9 @@ func resolveSource(sel Selection, env Env) (src Source, secrets []string, retryS
 	}
 	if len(sel.Configs) > 0 && sel.Server == "" {
 		return src, nil, false, usagef("--config needs --server NAME")
+	}
+	if sel.TrustProject && sel.Server == "" {
+		return src, nil, false, usagef("--trust-project needs --server NAME")
 	}
 	if (len(sel.Env) > 0 || sel.InheritEnv) && len(sel.Command) == 0 && sel.Server == "" {
 		return src, nil, false, usagef("--env and --inherit-env are for stdio servers: -- CMD ARGS or a --server that runs a command")
@@ -229,20 +244,22 @@ func resolveSource(sel Selection, env Env) (src Source, secrets []string, retryS
 	case sel.ToolsFile != "":
 		return Source{Kind: Offline, ToolsFile: sel.ToolsFile}, nil, false, nil
 	case sel.Server != "":
-		return configSource(sel, env, headers, extraEnv, secrets)
+		return configSource(sel, env, headers, extraEnv, secrets, note)
 	}
 	return Source{Kind: InProcess, Name: "demo", Server: demo.New(demo.Options{})}, nil, false, nil
 }
 
-// configSource finds sel.Server in the --config files or the usual places;
-// --header values win over the entry's headers, --sse over its transport,
-// --env over its env block.
-func configSource(sel Selection, env Env, headers, extraEnv map[string]string, secrets []string) (Source, []string, bool, error) {
+// configSource finds sel.Server in the --config files or the usual places
+// under the trust rule (chooseServer; an untrusted project entry with no
+// user entry to use instead is a *UsageError around a
+// *config.UntrustedError); --header values win over the entry's headers,
+// --sse over its transport, --env over its env block.
+func configSource(sel Selection, env Env, headers, extraEnv map[string]string, secrets []string, note *TrustNote) (Source, []string, bool, error) {
 	set, err := config.Open(config.Env{Cwd: env.Cwd, Home: env.Home, Getenv: env.Getenv}, sel.Configs)
 	if err != nil {
 		return Source{}, nil, false, usageOf(err)
 	}
-	srv, _, err := set.Find(sel.Server)
+	srv, err := chooseServer(set, sel, env, note)
 	if err != nil {
 		return Source{}, nil, false, usageOf(err)
 	}

@@ -123,6 +123,7 @@ func New(opts Options) *Model {
 	m.panes = [numFocus]pane{focusTools: &m.tools, focusSchema: &m.schema, focusComposer: &m.composer, focusResults: &m.results, focusExplore: &m.explore}
 	m.schema.setForms(sideForms)
 	m.tools.Focus()
+	m.askTrust()
 	m.setSize(80, 24)
 	m.syncKeys()
 	return m
@@ -130,7 +131,13 @@ func New(opts Options) *Model {
 
 // Init starts everything that takes time, concurrently.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.connectCmd(), m.loadDraftCmd(), m.results.spinner.Tick, m.loadEncodingCmd(m.enc)}
+	cmds := []tea.Cmd{m.loadEncodingCmd(m.enc)}
+	if m.conn != connAsking { // else the trust answer connects (onTrustDone)
+		cmds = append(cmds, m.connectCmd(), m.loadDraftCmd(), m.results.spinner.Tick)
+	}
+	if len(m.opts.Notices) > 0 {
+		cmds = append(cmds, m.setFlash(m.opts.Sanitize(strings.Join(m.opts.Notices, "; ")), false))
+	}
 	if m.opts.Theme.FollowsBackground() {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}

@@ -53,6 +53,12 @@ type Options struct {
 	Connect func(ctx context.Context) (Session, error)
 	// Target says what Connect connects to, while it does (no secrets).
 	Target string
+	// Trust, when set, is asked before anything connects (ui/trust.go):
+	// the selection resolved to an untrusted project config's server.
+	Trust *TrustPrompt
+	// Notices are shown once at start: what the command line would print
+	// on stderr before connecting (a project entry set aside …).
+	Notices []string
 
 	Overrides aql.Overrides  // --aql-map: AQL categories and operation names
 	Policy    *policy.Policy // nil: the default rules (destructive calls ask first)

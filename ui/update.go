@@ -237,7 +237,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.readResourceCmd(msg.uri)
 
 	case modalClosedMsg:
+		if m.conn == connAsking && m.modal == nil {
+			m.askTrust() // the quit confirmation was over the trust question
+		}
 		return nil
+
+	case trustDoneMsg:
+		return m.onTrustDone(msg)
 
 	// Requests of the panes.
 	case selectionMsg:

@@ -87,6 +87,8 @@ func (m *Model) serverLabel() string {
 	switch m.conn {
 	case connConnecting:
 		return st.Info.Render("connecting…")
+	case connAsking:
+		return st.Info.Render("not connected: trust?")
 	case connFailed:
 		return st.Error.Render("not connected")
 	case connLost:
@@ -223,6 +225,9 @@ func (m *Model) bodyView() string {
 	}
 	if m.conn == connFailed && m.cat == nil {
 		return m.failedView(l.body)
+	}
+	if m.conn == connAsking {
+		return m.centered(l.body, st.Muted.Render("nothing runs until you answer; ctrl+c quits"))
 	}
 	if m.form != nil {
 		return m.form.View()

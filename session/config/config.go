@@ -49,6 +49,10 @@
 //     choice `--server NAME [--config FILE]` and `mcpterm servers` share.
 //   - (*Set).Find(name): the resolved Server and where it came from; an unknown
 //     name gets an error listing the available ones, with a "did you mean".
+//   - (*Set).Choose(name, Trust): Find under the project config trust rule
+//     (trust.go): an entry of a project file (.mcp.json … in the current
+//     directory or a parent) is used only once the file is trusted as it
+//     is now; what --server NAME uses on every face.
 //   - (*Set).Entries(), Names(): what a picker shows; List(): every server
 //     with its command or URL masked, as `mcpterm servers` prints them.
 //   - Server.Redacted(), String(): views safe to print; Server.Secrets(): the
@@ -103,9 +107,19 @@ type Source struct {
 	Format Format
 	// Scope is "project", "user" or "local" (Claude Code's per-project
 	// section of ~/.claude.json); empty for files given with --config.
+	// Only "project" files need trust (trust.go): the others are the
+	// user's own or named by the user.
 	Scope string
-	home  string
+	// Hash is the hex SHA-256 of the bytes read from the file, the very
+	// bytes parsed, so trust given to one content never covers another.
+	Hash string
+	home string
 }
+
+// IsProject reports a project config: a file found in the current
+// directory or one of its parents (not the home directory), which whoever
+// controls that directory — a cloned repository — wrote.
+func (s Source) IsProject() bool { return s.Scope == "project" }
 
 // String shows the path with the home directory as ~, plus the client.
 func (s Source) String() string {
@@ -267,7 +281,9 @@ func (s *Set) Files() []Source { return append([]Source(nil), s.files...) }
 // Problems lists config files that exist but could not be used.
 func (s *Set) Problems() []error { return append([]error(nil), s.problems...) }
 
-// Find resolves the server called name (exact match; the nearest file wins).
+// Find resolves the server called name (exact match; the nearest file
+// wins), whatever the file's trust: Choose is the lookup that applies it,
+// the one a selection makes.
 func (s *Set) Find(name string) (Server, Source, error) {
 	for _, e := range s.entries {
 		if e.Name == name && !e.Shadowed {

@@ -2,6 +2,8 @@ package config
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,6 +24,8 @@ func (s *Set) readFile(src Source, dir, localDir string) error {
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
+	sum := sha256.Sum256(data)
+	src.Hash = hex.EncodeToString(sum[:])
 	return s.addData(src, data, dir, localDir)
 }
 

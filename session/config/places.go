@@ -50,6 +50,12 @@ func searchPaths(env Env, goos string) []candidate {
 		if home != "" && dir == home && dir != cwd {
 			break
 		}
+		// The home directory's own files (cwd is home) are the user's
+		// config, whatever client reads them as a project's.
+		scope := "project"
+		if home != "" && dir == home {
+			scope = "user"
+		}
 		for _, f := range []struct {
 			rel    string
 			format Format
@@ -62,7 +68,7 @@ func searchPaths(env Env, goos string) []candidate {
 			{filepath.Join(".codex", "config.toml"), Codex},
 		} {
 			out = append(out, candidate{
-				src: Source{Path: filepath.Join(dir, f.rel), Format: f.format, Scope: "project", home: home},
+				src: Source{Path: filepath.Join(dir, f.rel), Format: f.format, Scope: scope, home: home},
 				dir: dir,
 			})
 		}
