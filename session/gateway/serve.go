@@ -26,17 +26,45 @@ func (g *Gateway) ServeStdio(ctx context.Context, in io.Reader, out io.Writer, e
 	return wire.ServeStdio(ctx, g.srv, in, out, errLog)
 }
 
-// ServeStreamable serves streamable HTTP at HTTPPath on ln until ctx ends,
-// then closes the clients' sessions and the listener. It returns nil after
-// a shutdown and the server's error if serving failed. As on stdio, a
-// call's answer goes out after the progress it forwarded
+// ServeStreamable is ServeStreamableWith with the default HTTPOptions: no
+// token, browsers only from the gateway's own loopback origin, the default
+// bounds.
+func (g *Gateway) ServeStreamable(ctx context.Context, ln net.Listener, errLog *log.Logger) error {
+	return g.ServeStreamableWith(ctx, ln, HTTPOptions{}, errLog)
+}
+
+// ServeStreamableWith serves streamable HTTP at HTTPPath on ln until ctx
+// ends, then closes the clients' sessions and the listener. It returns nil
+// after a shutdown, the server's error if serving failed, and an error
+// before serving when o cannot be used. Every request passes o's checks
+// (Origin, bearer token, body size and time, the session cap; see
+// HTTPOptions) before mcp-go reads it, and the server bounds headers and
+// idle connections; mcp-go's own check that a request on a loopback
+// connection names a loopback Host stays on.
+//
+// As on stdio, a call's answer goes out after the progress it forwarded
 // (wire.NewHTTPHandler, which keeps each session's stream events in memory
 // until the session ends, so a client can resume a broken stream).
-func (g *Gateway) ServeStreamable(ctx context.Context, ln net.Listener, errLog *log.Logger) error {
-	h := wire.NewHTTPHandler(g.srv)
+func (g *Gateway) ServeStreamableWith(ctx context.Context, ln net.Listener, o HTTPOptions, errLog *log.Logger) error {
+	o, err := o.withDefaults()
+	if err != nil {
+		return err
+	}
+	ss := newSessions(o.MaxSessions)
+	h := wire.NewHTTPHandler(g.srv, streamableOptions(o, ss)...)
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, h)
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: errLog}
+	mux.Handle(HTTPPath, newGuard(h, o, ln.Addr(), ss))
+	hs := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: o.HeaderTimeout,
+		IdleTimeout:       o.IdleTimeout,
+		MaxHeaderBytes:    o.MaxHeaderBytes,
+		ErrorLog:          errLog,
+		// No ReadTimeout or WriteTimeout: net/http applies them to the
+		// whole exchange, so they would cut SSE streams and long calls
+		// (a ReadTimeout also cancels the request's context when it
+		// fires). The guard bounds reading the body instead.
+	}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {

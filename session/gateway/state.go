@@ -73,7 +73,8 @@ func (g *Gateway) build(set *toolset.Set) (*state, error) {
 			return nil, fmt.Errorf("gateway: %w", err)
 		}
 	}
-	st.visible = &toolset.Set{Server: set.Server, Version: set.Version, Source: set.Source}
+	// The server's name goes into the gateway's descriptions as a label.
+	st.visible = &toolset.Set{Server: label(set.Server), Version: set.Version, Source: set.Source}
 	for _, t := range set.Tools {
 		if g.policy.Check(policy.CallFor(all, t.Name)).Verdict == policy.Deny {
 			st.hidden = append(st.hidden, t.Name)
@@ -117,7 +118,7 @@ func (g *Gateway) buildTerm(st *state) error {
 	}
 	st.doc = doc
 	st.codec = calls.New(st.visible, calls.Options{Overrides: g.opts.Overrides, Codes: doc.Codes})
-	name := st.set.Server
+	name := st.visible.Server
 	if name == "" {
 		name = "the upstream server"
 	}
