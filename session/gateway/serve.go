@@ -5,9 +5,12 @@ import (
 	"errors"
 	"io"
 	"log"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpterm/mcpterm/session/internal/wire"
 )
@@ -50,21 +53,8 @@ func (g *Gateway) ServeStreamableWith(ctx context.Context, ln net.Listener, o HT
 	if err != nil {
 		return err
 	}
-	ss := newSessions(o.MaxSessions)
-	h := wire.NewHTTPHandler(g.srv, streamableOptions(o, ss)...)
-	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, newGuard(h, o, ln.Addr(), ss))
-	hs := &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: o.HeaderTimeout,
-		IdleTimeout:       o.IdleTimeout,
-		MaxHeaderBytes:    o.MaxHeaderBytes,
-		ErrorLog:          errLog,
-		// No ReadTimeout or WriteTimeout: net/http applies them to the
-		// whole exchange, so they would cut SSE streams and long calls
-		// (a ReadTimeout also cancels the request's context when it
-		// fires). The guard bounds reading the body instead.
-	}
+	st := g.httpStack(o, ln.Addr(), errLog)
+	hs, h := st.server, st.mcp
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
@@ -83,4 +73,48 @@ func (g *Gateway) ServeStreamableWith(ctx context.Context, ln net.Listener, o HT
 		hs.Close()
 	}
 	return nil
+}
+
+// httpStack is the gateway's HTTP server for one listener, in layers: the
+// net/http server (header bound and timeouts), the guard, mcp-go's
+// streamable HTTP behind wire's handler, and the session record they share.
+type httpStack struct {
+	server   *http.Server
+	mcp      *wire.HTTPHandler
+	sessions *sessions
+}
+
+// httpStack builds the layers for o (as withDefaults gives it) and a
+// listener at addr; errLog, when set, hears net/http's and mcp-go's
+// warnings and errors (mcp-go's routine notes, such as each expired
+// session, are left out).
+func (g *Gateway) httpStack(o HTTPOptions, addr net.Addr, errLog *log.Logger) *httpStack {
+	st := &httpStack{sessions: newSessions(o.MaxSessions)}
+	var w io.Writer = io.Discard
+	if errLog != nil {
+		w = errLog.Writer()
+	}
+	logger := slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelWarn,
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if len(groups) == 0 && a.Key == slog.TimeKey {
+				return slog.Attr{}
+			}
+			return a
+		}}))
+	opts := append(streamableOptions(o, st.sessions), server.WithStreamableHTTPLogger(logger))
+	st.mcp = wire.NewHTTPHandler(g.srv, opts...)
+	mux := http.NewServeMux()
+	mux.Handle(HTTPPath, newGuard(st.mcp, o, addr, st.sessions))
+	st.server = &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: o.HeaderTimeout,
+		IdleTimeout:       o.IdleTimeout,
+		MaxHeaderBytes:    o.MaxHeaderBytes,
+		ErrorLog:          errLog,
+		// No ReadTimeout or WriteTimeout: net/http applies them to the
+		// whole exchange, so they would cut SSE streams and long calls
+		// (a ReadTimeout also cancels the request's context when it
+		// fires). The guard bounds reading the body instead.
+	}
+	return st
 }

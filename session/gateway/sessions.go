@@ -30,6 +30,10 @@ type sessions struct {
 	mu      sync.Mutex
 	live    map[string]struct{}
 	pending int // tickets not yet used, and 2026-07-28 requests in flight
+
+	// ended, when set, hears each session's end (for tests, which wait on
+	// mcp-go's sweeper).
+	ended func()
 }
 
 func newSessions(max int) *sessions {
@@ -153,8 +157,11 @@ func (ss *sessions) Validate(id string) (bool, error) {
 // Terminate ends a session (DELETE, idle expiry, shutdown).
 func (ss *sessions) Terminate(id string) (bool, error) {
 	ss.mu.Lock()
-	defer ss.mu.Unlock()
 	delete(ss.live, id)
+	ss.mu.Unlock()
+	if ss.ended != nil {
+		ss.ended()
+	}
 	return false, nil
 }
 
