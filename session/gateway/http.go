@@ -7,10 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -270,40 +272,63 @@ func (readCloser) Close() error { return nil }
 
 // readBody reads a POST's body whole, at most MaxBody bytes and within
 // BodyTimeout; it answers the request itself (413, 408, 400) and returns
-// false when it cannot. The read deadline is lifted afterwards: it bounds
-// receiving the request, never the answer streamed back.
+// false when it cannot. The read deadline is lifted after a body read
+// whole: it bounds receiving the request, never the answer streamed back.
 func (g *guard) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	tooBig := func() ([]byte, bool) {
+	rc := http.NewResponseController(w)
+	fail := func(status int, msg string) ([]byte, bool) {
+		// The rest of the body is not waited for: net/http would read on to
+		// drain a small one after the answer, for as long as a slow client
+		// kept trickling it.
+		_ = rc.SetReadDeadline(time.Now())
 		w.Header().Set("Connection", "close")
-		refuse(w, http.StatusRequestEntityTooLarge, nil, fmt.Sprintf("the request body is over the gateway's limit of %d bytes (mcpterm serve --max-body)", g.o.MaxBody))
+		refuse(w, status, nil, msg)
 		return nil, false
 	}
+	tooBig := fmt.Sprintf("the request body is over the gateway's limit of %d bytes (mcpterm serve --max-body)", g.o.MaxBody)
 	if r.ContentLength > g.o.MaxBody {
-		return tooBig()
+		return fail(http.StatusRequestEntityTooLarge, tooBig)
 	}
-	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Now().Add(g.o.BodyTimeout))
-	defer func() { _ = rc.SetReadDeadline(time.Time{}) }()
-	var buf bytes.Buffer
-	if r.ContentLength > 0 {
-		buf.Grow(int(r.ContentLength))
-	}
-	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, g.o.MaxBody))
+	body, err := readAll(http.MaxBytesReader(w, r.Body, g.o.MaxBody), r.ContentLength, g.o.MaxBody)
 	var mbe *http.MaxBytesError
 	var ne net.Error
 	switch {
 	case err == nil:
-		return buf.Bytes(), true
+		_ = rc.SetReadDeadline(time.Time{})
+		return body, true
 	case errors.As(err, &mbe):
-		return tooBig()
+		return fail(http.StatusRequestEntityTooLarge, tooBig)
 	case errors.As(err, &ne) && ne.Timeout():
-		w.Header().Set("Connection", "close")
-		refuse(w, http.StatusRequestTimeout, nil, fmt.Sprintf("the request body did not arrive within %v", g.o.BodyTimeout))
+		return fail(http.StatusRequestTimeout, fmt.Sprintf("the request body did not arrive within %v", g.o.BodyTimeout))
 	default:
-		w.Header().Set("Connection", "close")
-		refuse(w, http.StatusBadRequest, nil, "reading the request body: "+err.Error())
+		return fail(http.StatusBadRequest, "reading the request body: "+err.Error())
 	}
-	return nil, false
+}
+
+// readAll reads r to its end into one buffer: of the announced length
+// when there is one, else doubling from 64 KB but never past max+1 bytes
+// (what it takes to see a body is too long), so refusing an endless body
+// costs about 2×max, not the 4×max of a buffer doubling past the limit.
+func readAll(r io.Reader, length, max int64) ([]byte, error) {
+	size := int64(64 << 10)
+	if length >= 0 {
+		size = length + 1 // room to read the EOF
+	}
+	buf := make([]byte, 0, min(size, max+1))
+	for {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, int(min(int64(cap(buf)), max+1-int64(cap(buf))))+1)
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // codeRefused is the JSON-RPC error code of every refusal (one in the

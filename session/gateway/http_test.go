@@ -477,3 +477,21 @@ func TestParseOrigin(t *testing.T) {
 		}
 	}
 }
+
+func TestReadAll(t *testing.T) {
+	for _, n := range []int{0, 1, 1000, 64 << 10, 64<<10 + 1, 300 << 10} {
+		in := strings.Repeat("x", n)
+		for _, length := range []int64{-1, int64(n)} {
+			got, err := readAll(strings.NewReader(in), length, 300<<10)
+			if err != nil || string(got) != in {
+				t.Errorf("%d bytes, length %d: %d bytes, %v", n, length, len(got), err)
+			}
+		}
+	}
+	w := httptest.NewRecorder()
+	_, err := readAll(http.MaxBytesReader(w, io.NopCloser(&endless{}), 300<<10), -1, 300<<10)
+	var mbe *http.MaxBytesError
+	if !errors.As(err, &mbe) {
+		t.Errorf("an endless body: %v", err)
+	}
+}
