@@ -35,6 +35,7 @@ type serveFlags struct {
 	yes          bool
 	audit        string
 	aqlMap       string
+	http         serveHTTPFlags // with --listen (cmd_serve_http.go)
 }
 
 // serve runs the gateway until ctx ends (a signal) or, on stdio, until
@@ -45,10 +46,14 @@ func (c *cli) serveFlags() (*flag.FlagSet, *serverFlags, *serveFlags) {
 	fs := newFlagSet("serve",
 		"usage: mcpterm serve [--mode term|aql-single|aql-semantic] [--descriptions full|lean] [--listen ADDR]",
 		"                     [--allow P] [--deny P] [--read-only] [--yes] [--audit FILE] [server selection]",
+		"                     [--token-env VAR | --insecure-no-auth] [--allow-origin ORIGIN] [--max-body SIZE]",
+		"                     [--max-sessions N] [--read-timeout D] [--idle-timeout D] [--session-idle D]",
 		"",
 		"Serves the selected server (the demo server by default) to MCP clients, with its tools",
 		"as one MCP-Term tool (term) or as MCP-AQL endpoints; resources and prompts pass through.",
 		"stdio by default; streamable HTTP at http://ADDR/mcp with --listen. Notes go to stderr.",
+		"--listen PORT or :PORT binds 127.0.0.1; any other interface (0.0.0.0:PORT) needs --token-env",
+		"or --insecure-no-auth. Browser requests are accepted only from the gateway's own origin.",
 		"server selection: nothing (demo), -- CMD ARGS, --url URL, --server NAME (not --tools: a saved",
 		"tool list has no server to run the calls)")
 	var sf serverFlags
@@ -61,12 +66,13 @@ func (c *cli) serveFlags() (*flag.FlagSet, *serverFlags, *serveFlags) {
 	}
 	enum(fs, &vf.mode, "mode", "term", modes, "how clients see the tools")
 	enum(fs, &vf.descriptions, "descriptions", "full", []string{"full", "lean"}, "term mode: full, or lean (first sentence of each tool, no field descriptions)")
-	fs.StringVar(&vf.listen, "listen", "", "serve streamable HTTP on `ADDR` (e.g. 127.0.0.1:8080, path /mcp) instead of stdio")
+	fs.StringVar(&vf.listen, "listen", "", "serve streamable HTTP on `ADDR` (PORT, :PORT or HOST:PORT; no host is 127.0.0.1; path /mcp) instead of stdio")
 	fs.Var(&vf.allow, "allow", "expose and run only tools matching this `PATTERN` (glob; repeatable, or comma-separated)")
 	fs.Var(&vf.deny, "deny", "hide and refuse tools matching this `PATTERN` (wins over --allow)")
 	fs.BoolVar(&vf.readOnly, "read-only", false, "expose and run only tools annotated readOnlyHint: true")
 	fs.BoolVar(&vf.yes, "yes", false, "allow destructive tools (refused otherwise: a client cannot confirm them)")
 	fs.StringVar(&vf.audit, "audit", "", "append a JSON line per call (and per refusal) to `FILE`")
+	vf.http.register(fs)
 	fs.StringVar(&vf.aqlMap, "aql-map", "", "correct tool categories (which the destructive rule reads, in every mode) or AQL operation names from this JSON `FILE`")
 	return fs, &sf, &vf
 }
@@ -78,6 +84,11 @@ func (c *cli) serve(ctx context.Context, args []string, ready func(net.Addr)) in
 		return code
 	}
 	opts, err := c.serveOptions(sf, vf, pos)
+	if err != nil {
+		fmt.Fprintln(c.stderr, "mcpterm serve:", err)
+		return exitUsage
+	}
+	plan, err := c.planListen(fs, vf.listen, &vf.http)
 	if err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm serve:", err)
 		return exitUsage
@@ -121,16 +132,26 @@ func (c *cli) serve(ctx context.Context, args []string, ready func(net.Addr)) in
 		}
 		return exitOK
 	}
-	ln, err := net.Listen("tcp", vf.listen)
+	ln, err := net.Listen("tcp", plan.addr)
 	if err != nil {
-		note("cannot listen on %s: %v", vf.listen, err)
+		note("cannot listen on %s: %v", plan.addr, err)
 		return exitConnect
 	}
+	if plan.loopback && !isLoopbackAddr(ln.Addr()) && plan.opts.Token == "" && !vf.http.insecureNoAuth {
+		// A loopback name that resolved elsewhere.
+		ln.Close()
+		note("--listen %s bound %s, which is not loopback: give --token-env VAR or --insecure-no-auth", plan.addr, ln.Addr())
+		return exitUsage
+	}
+	if plan.warning != "" {
+		note("%s", plan.warning)
+	}
 	note("serving MCP over streamable HTTP at http://%s%s", ln.Addr(), gateway.HTTPPath)
+	note("%s", plan.httpSummary())
 	if ready != nil {
 		ready(ln.Addr())
 	}
-	if err := g.ServeStreamable(ctx, ln, errLog); err != nil {
+	if err := g.ServeStreamableWith(ctx, ln, plan.opts, errLog); err != nil {
 		note("%v", err)
 		return exitConnect
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"os"
@@ -260,4 +261,171 @@ func TestServeUsageErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", tc.args, code, stderr.String())
 		}
 	}
+}
+
+// serveHTTPCLI runs `mcpterm serve ARGS` in process with env as its
+// environment until the test ends, and returns the endpoint's URL and its
+// stderr.
+func serveHTTPCLI(t *testing.T, env map[string]string, args ...string) (string, *syncBuffer) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	stderr := &syncBuffer{}
+	c := &cli{stdin: strings.NewReader(""), stdout: io.Discard, stderr: stderr, getenv: func(k string) string { return env[k] }}
+	addr := make(chan net.Addr, 1)
+	code := make(chan int, 1)
+	go func() { code <- c.serve(ctx, args, func(a net.Addr) { addr <- a }) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case n := <-code:
+			if n != exitOK {
+				t.Errorf("exit %d\n%s", n, stderr.String())
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("serve did not stop")
+		}
+	})
+	select {
+	case a := <-addr:
+		return "http://" + a.String() + "/mcp", stderr
+	case n := <-code:
+		t.Fatalf("serve ended with %d\n%s", n, stderr.String())
+	case <-time.After(20 * time.Second):
+		t.Fatal("no listener")
+	}
+	return "", nil
+}
+
+// initHTTP initializes an mcp-go client at url with extra headers.
+func initHTTP(t *testing.T, url string, headers map[string]string) (*client.Client, error) {
+	t.Helper()
+	cl, err := client.NewStreamableHttpClient(url, transport.WithHTTPHeaders(headers))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if err := cl.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = "2025-11-25"
+	req.Params.ClientInfo = mcp.Implementation{Name: "serve-test", Version: "0"}
+	_, err = cl.Initialize(ctx, req)
+	return cl, err
+}
+
+// TestServeHTTPToken: with --token-env, a client without the token or with
+// another is refused and one sending it is served.
+func TestServeHTTPToken(t *testing.T) {
+	const tok = "0123456789abcdef-token"
+	url, stderr := serveHTTPCLI(t, map[string]string{"GW_TOKEN": tok}, "--listen", "127.0.0.1:0", "--token-env", "GW_TOKEN")
+	if _, err := initHTTP(t, url, nil); !errors.Is(err, transport.ErrAuthorizationRequired) {
+		t.Errorf("no token: %v", err)
+	}
+	if _, err := initHTTP(t, url, map[string]string{"Authorization": "Bearer 0123456789abcdef-tokeN"}); !errors.Is(err, transport.ErrAuthorizationRequired) {
+		t.Error("a wrong token was accepted")
+	}
+	cl, err := initHTTP(t, url, map[string]string{"Authorization": "Bearer " + tok})
+	if err != nil {
+		t.Fatalf("with the token: %v", err)
+	}
+	if r := serveCall(t, cl, "mcp_term", map[string]any{"expr": `(lt :limit 1)`}); r.IsError {
+		t.Errorf("list_todos: %s", serveText(r))
+	}
+	if s := stderr.String(); !strings.Contains(s, "access: loopback only, bearer token required; bodies up to 4M, at most 64 sessions") || strings.Contains(s, tok) {
+		t.Errorf("stderr: %s", s)
+	}
+}
+
+// TestServeHTTPBarePort: --listen :PORT binds loopback, not every
+// interface.
+func TestServeHTTPBarePort(t *testing.T) {
+	for _, listen := range []string{":0", "0"} {
+		url, _ := serveHTTPCLI(t, nil, "--listen", listen)
+		if !strings.HasPrefix(url, "http://127.0.0.1:") {
+			t.Errorf("--listen %s: %s", listen, url)
+		}
+	}
+}
+
+// TestServeHTTPInsecureNoAuth: off loopback without a token needs
+// --insecure-no-auth, which says loudly what it means.
+func TestServeHTTPInsecureNoAuth(t *testing.T) {
+	url, stderr := serveHTTPCLI(t, nil, "--listen", "0.0.0.0:0", "--insecure-no-auth")
+	_, port, _ := net.SplitHostPort(strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp"))
+	if _, err := initHTTP(t, "http://127.0.0.1:"+port+"/mcp", nil); err != nil {
+		t.Fatal(err)
+	}
+	if s := stderr.String(); !strings.Contains(s, "mcpterm serve: WARNING: --insecure-no-auth: 0.0.0.0:0 asks for no token; anyone who can reach it can call every tool") {
+		t.Errorf("stderr: %s", s)
+	}
+}
+
+func TestServeHTTPUsageErrors(t *testing.T) {
+	env := map[string]string{"SHORT": "abc", "GOOD": "0123456789abcdef0123"}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--token-env", "GOOD"}, "--token-env: only with --listen"},
+		{[]string{"--max-body", "1M", "--insecure-no-auth"}, "--insecure-no-auth, --max-body: only with --listen"},
+		{[]string{"--listen", "0.0.0.0:0"}, "--listen 0.0.0.0:0 is not a loopback address, so anyone who can reach it could call the tools: give --token-env VAR"},
+		{[]string{"--listen", ":0", "--token-env", "UNSET"}, "--token-env UNSET: the variable is not set or empty"},
+		{[]string{"--listen", ":0", "--token-env", "SHORT"}, "--token-env SHORT: the token has 3 characters; use at least 16"},
+		{[]string{"--listen", ":0", "--token-env", "GOOD", "--insecure-no-auth"}, "--token-env and --insecure-no-auth: choose one"},
+		{[]string{"--listen", "nope"}, `--listen "nope": want PORT, :PORT or HOST:PORT`},
+		{[]string{"--listen", ":99999"}, `bad port "99999"`},
+		{[]string{"--listen", ":0", "--allow-origin", "ftp://x"}, `--allow-origin: origin "ftp://x": want http://HOST[:PORT]`},
+		{[]string{"--listen", ":0", "--allow-origin", "http://x/app"}, `no user, path or query`},
+		{[]string{"--listen", ":0", "--max-body", "0"}, `size "0": want more than 0 bytes`},
+		{[]string{"--listen", ":0", "--max-body", "4Q"}, `unknown unit "Q"`},
+		{[]string{"--listen", ":0", "--max-sessions", "0"}, "--max-sessions 0: want at least 1"},
+		{[]string{"--listen", ":0", "--read-timeout", "0s"}, "--read-timeout 0s: want a positive duration"},
+		{[]string{"--listen", ":0", "--session-idle", "-1s"}, "--session-idle -1s"},
+	}
+	for _, tc := range cases {
+		stderr := &syncBuffer{}
+		c := &cli{stdin: strings.NewReader(""), stdout: io.Discard, stderr: stderr, getenv: func(k string) string { return env[k] }}
+		if code := c.serve(context.Background(), tc.args, nil); code != exitUsage || !strings.Contains(stderr.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q", tc.args, code, stderr.String())
+		}
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"1": 1, "4M": 4 << 20, "4mb": 4 << 20, "512KiB": 512 << 10, "2G": 2 << 30, " 10b ": 10} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "M", "-1", "1.5M", "1T", "99999999999999999999", "9999999999999G", "4 M"} {
+		if n, err := parseSize(in); err == nil {
+			t.Errorf("parseSize(%q) = %d, want an error", in, n)
+		}
+	}
+}
+
+// FuzzParseSize: any input gives a positive size or an error naming it,
+// and a size written by String reads back the same.
+func FuzzParseSize(f *testing.F) {
+	for _, s := range []string{"4M", "1048576", "512KiB", "0", "9223372036854775807", "8589934591G"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := parseSize(s)
+		if err != nil {
+			if !strings.Contains(err.Error(), "size ") {
+				t.Fatalf("parseSize(%q): error without the input: %v", s, err)
+			}
+			return
+		}
+		if n <= 0 {
+			t.Fatalf("parseSize(%q) = %d", s, n)
+		}
+		if back, err := parseSize(sizeFlag(n).String()); err != nil || back != n {
+			t.Fatalf("%d written as %q reads back as %d, %v", n, sizeFlag(n).String(), back, err)
+		}
+	})
 }

@@ -56,4 +56,19 @@
 // upstream first. The upstream's
 // stderr lines and the session's notices go to Options.Notef, for the
 // operator; clients never see them.
+//
+// # HTTP
+//
+// ServeStreamableWith puts a guard before mcp-go's streamable HTTP server
+// (http.go, sessions.go). Each request passes, in order: the Origin check
+// (the gateway's own loopback origins and HTTPOptions.AllowOrigins; others
+// get 403, against DNS rebinding), the bearer token (constant-time; 401),
+// the body bound and read deadline (413, 408; a body is read once, never
+// past the limit, and a refused one is not drained), and the session cap
+// (503). Sessions are ids the gateway mints and records, so a made-up id
+// opens nothing, and they end on DELETE, after HTTPOptions.SessionIdle
+// unused, or at shutdown. The net/http server bounds headers and idle
+// connections; no timeout applies while an answer or stream is written.
+// Names the upstream chooses are written into the gateway's own text
+// (descriptions, title, errors) as sanitised one-line labels (names.go).
 package gateway

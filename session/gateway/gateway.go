@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/mcpterm/mcpterm/convert/aql"
+	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/session/policy"
 )
@@ -174,7 +175,7 @@ func (g *Gateway) Close() error {
 
 func (g *Gateway) newServer() *server.MCPServer {
 	info := g.up.Info()
-	name := info.Name
+	name := label(info.Name)
 	if name == "" {
 		name = "mcpterm-gateway"
 	}
@@ -194,7 +195,7 @@ func (g *Gateway) newServer() *server.MCPServer {
 		server.WithHooks(hooks),
 	}
 	if info.Instructions != "" {
-		opts = append(opts, server.WithInstructions(info.Instructions))
+		opts = append(opts, server.WithInstructions(safe.Text(info.Instructions)))
 	}
 	if info.Capabilities.Resources != nil {
 		opts = append(opts, server.WithResourceCapabilities(false, true))
@@ -213,7 +214,7 @@ func titleOf(info session.Info, m Mode) string {
 	if name == "" {
 		name = "MCP server"
 	}
-	return fmt.Sprintf("%s via mcpterm (%s)", name, m)
+	return fmt.Sprintf("%s via mcpterm (%s)", label(name), m)
 }
 
 func (g *Gateway) notef(format string, args ...any) {
@@ -341,10 +342,10 @@ func (g *Gateway) markBroken(gen int, err error) {
 }
 
 func (g *Gateway) serverName() string {
-	if st := g.st.Load(); st != nil && st.set.Server != "" {
-		return st.set.Server
+	if st := g.st.Load(); st != nil && st.visible.Server != "" {
+		return st.visible.Server
 	}
-	if n := g.up.Info().Name; n != "" {
+	if n := label(g.up.Info().Name); n != "" {
 		return n
 	}
 	return "the upstream server"

@@ -100,7 +100,7 @@ func (g *Gateway) buildTerm(st *state) error {
 	}
 	st.doc = doc
 	st.codec = calls.New(st.visible, calls.Options{Overrides: g.opts.Overrides, Codes: doc.Codes, Unsuggest: g.unsuggest(&st.codec)})
-	name := st.set.Server
+	name := st.visible.Server
 	if name == "" {
 		name = "the upstream server"
 	}

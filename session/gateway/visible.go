@@ -35,7 +35,7 @@ func (g *Gateway) buildVisible(st *state, all *calls.Codec, mode aql.Mode) error
 		}
 	}
 	for round := 1; ; round++ {
-		st.visible = &toolset.Set{Server: set.Server, Version: set.Version, Source: set.Source}
+		st.visible = &toolset.Set{Server: label(set.Server), Version: set.Version, Source: set.Source}
 		st.hidden, st.tools, st.doc = nil, nil, nil
 		for _, t := range set.Tools {
 			if hidden[t.Name] {
