@@ -75,7 +75,7 @@ func (c *cli) runServers(args []string) int {
 			fmt.Fprintln(c.stdout, safe.Line(n))
 		}
 	case o.of.output == "json":
-		c.emit(nil, o.of.maxOutput, serversJSON(set))
+		c.emitJSON(nil, o.of.maxOutput, serversJSON(set))
 	default:
 		c.emit(nil, o.of.maxOutput, serversText(set))
 	}

@@ -115,3 +115,27 @@ func isLineBreak(r rune) bool {
 	}
 	return false
 }
+
+// LookalikeNotes says, one sentence per group, which names of a list
+// (what: "tools", "resources", "prompts") look alike, each spelt by Name:
+// `tools "file_read", "file_read\u200b" look alike: ...`. The groups come
+// in list order; alike is what Lookalikes gave for names.
+func LookalikeNotes(what string, names []string, alike map[string][]string) []string {
+	var notes []string
+	told := map[string]bool{}
+	for _, n := range names {
+		others := alike[n]
+		if others == nil || told[n] {
+			continue
+		}
+		group := []string{`"` + Name(n) + `"`}
+		told[n] = true
+		for _, o := range others {
+			group = append(group, `"`+Name(o)+`"`)
+			told[o] = true
+		}
+		notes = append(notes, what+" "+strings.Join(group, ", ")+
+			" look alike: they differ only by invisible characters, case or compatibility forms")
+	}
+	return notes
+}
