@@ -48,14 +48,27 @@ func invisible(r rune) bool {
 // can tell them apart: the invisible characters of Name dropped, then
 // compatibility forms folded (NFKC: full-width letters, ligatures,
 // superscripts) and case folded. Names with the same key look alike.
-func NameKey(s string) string {
+func NameKey(s string) string { return nameKey(cases.Fold(), s) }
+
+// nameKey is NameKey with a folder made once per list (a cases.Caser is
+// not safe for concurrent use, and making one per name dominated the cost
+// on big lists). Printable ASCII, what nearly every name is, folds by
+// lowering it.
+func nameKey(fold cases.Caser, s string) string {
+	ascii := true
+	for i := 0; i < len(s) && ascii; i++ {
+		ascii = s[i] >= 0x20 && s[i] < 0x7f
+	}
+	if ascii {
+		return strings.ToLower(s)
+	}
 	s = strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f || isC1(r) || invisible(r) {
 			return -1
 		}
 		return r
 	}, s)
-	return cases.Fold().String(norm.NFKC.String(s))
+	return fold.String(norm.NFKC.String(s))
 }
 
 // Lookalikes finds the names in a list that a reader cannot tell apart —
@@ -66,8 +79,11 @@ func NameKey(s string) string {
 // lookalikes. It is nil when there are none.
 func Lookalikes(names []string) map[string][]string {
 	byKey := make(map[string][]string, len(names))
-	for _, n := range names {
-		k := NameKey(n)
+	keys := make([]string, len(names))
+	fold := cases.Fold()
+	for i, n := range names {
+		k := nameKey(fold, n)
+		keys[i] = k
 		dup := false
 		for _, o := range byKey[k] {
 			dup = dup || o == n
@@ -77,8 +93,8 @@ func Lookalikes(names []string) map[string][]string {
 		}
 	}
 	var out map[string][]string
-	for _, n := range names {
-		group := byKey[NameKey(n)]
+	for i, n := range names {
+		group := byKey[keys[i]]
 		if len(group) < 2 || out[n] != nil {
 			continue
 		}

@@ -1,6 +1,7 @@
 package safe
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 )
@@ -85,6 +86,21 @@ func TestMarkdown(t *testing.T) {
 	} {
 		if got := Markdown(in); got != want {
 			t.Errorf("Markdown(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// BenchmarkLookalikes20000 is the check on a 20,000-tool list, done once
+// per list.
+func BenchmarkLookalikes20000(b *testing.B) {
+	names := make([]string, 20000)
+	for i := range names {
+		names[i] = fmt.Sprintf("tool_%05d_action", i)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if Lookalikes(names) != nil {
+			b.Fatal("no lookalikes expected")
 		}
 	}
 }
