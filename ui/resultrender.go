@@ -123,7 +123,7 @@ func markdownRenderer(st Styles, width int) func(string) string {
 func itemHeader(r *run, i, toks int, st Styles, sanitize func(string) string) string {
 	it, res := r.item(i)
 	var parts []string
-	name := oneLine(sanitize(firstNonEmpty(it.Tool, it.Operation)))
+	name := safe.Name(sanitize(firstNonEmpty(it.Tool, it.Operation)))
 	if (r.plan.Batch || len(r.plan.Items) > 1) && it.ID != "" {
 		name = "[" + oneLine(sanitize(it.ID)) + "] " + name
 	}
