@@ -2,7 +2,9 @@ package safe
 
 import (
 	"fmt"
+	"html"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -103,4 +105,49 @@ func BenchmarkLookalikes20000(b *testing.B) {
 			b.Fatal("no lookalikes expected")
 		}
 	}
+}
+
+// FuzzName: a name comes out on one line with nothing invisible or
+// controlling left, and names equal but for invisible characters look
+// alike.
+func FuzzName(f *testing.F) {
+	for _, s := range []string{"file_read", "file_read\u200b", "a\u00a0b", "\u202e", "x\ry", "Delete_File", "ｗ"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := Name(s)
+		for _, r := range out {
+			if r < 0x20 || r == 0x7f || isC1(r) || isHidden(r) || invisible(r) {
+				t.Fatalf("Name(%q) = %q keeps %U", s, out, r)
+			}
+		}
+		twin := s + "\u200b"
+		if NameKey(twin) != NameKey(s) {
+			t.Fatalf("NameKey(%q) != NameKey(%q)", twin, s)
+		}
+		if got := Lookalikes([]string{s, twin}); len(got[s]) != 1 || len(got[twin]) != 1 {
+			t.Fatalf("Lookalikes(%q, %q) = %q", s, twin, got)
+		}
+	})
+}
+
+// FuzzMarkdown: no reference left in the output decodes to a character
+// the renderers must not be handed, and text without '&' is untouched.
+func FuzzMarkdown(f *testing.F) {
+	for _, s := range []string{"&#x1b;]8;;http://e/&#x1b;\\x", "&#27", "&#x202e;", "&#8238;", "&lrm;", "&amp;#x1b;", "&#x9d;", "a & b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := Markdown(s)
+		if !strings.Contains(s, "&") && out != s {
+			t.Fatalf("Markdown(%q) = %q changed text without references", s, out)
+		}
+		dec := html.UnescapeString(out)
+		orig := html.UnescapeString(s)
+		for _, r := range dec {
+			if refUnsafe(r) && !strings.ContainsRune(s, r) {
+				t.Fatalf("Markdown(%q) = %q still decodes to %U (from %q)", s, out, r, orig)
+			}
+		}
+	})
 }
