@@ -165,7 +165,11 @@ func (c *cli) runCall(args []string) int {
 		switch {
 		case errors.As(err, &aerr):
 			// A document AQL refuses as a whole is answered as AQL.
-			c.emit(cn.redactor, cf.out.maxOutput, calls.RenderAQL(aerr.Response(), cf.out.output == "sexpr", 100))
+			if cf.out.output == "sexpr" {
+				c.emit(cn.redactor, cf.out.maxOutput, calls.RenderAQL(aerr.Response(), true, 100))
+			} else {
+				c.emitJSON(cn.redactor, cf.out.maxOutput, calls.RenderAQL(aerr.Response(), false, 100))
+			}
 		case isAQL:
 			fmt.Fprintln(c.stderr, "mcpterm call:", safeLine(err.Error()))
 		default:
@@ -241,7 +245,11 @@ func (c *cli) runPlan(ctx context.Context, cn *connection, codec *calls.Codec, p
 	default:
 		text = calls.RenderTerm(plan, outs, 100)
 	}
-	cut := c.emit(cn.redactor, cf.out.maxOutput, text)
+	emit := c.emit
+	if cf.out.output == "json" { // JSON, or AQL answers as JSON: escaped, not stripped
+		emit = c.emitJSON
+	}
+	cut := emit(cn.redactor, cf.out.maxOutput, text)
 	runner.WriteAudit(res, len(text), cut)
 
 	exit := exitOK

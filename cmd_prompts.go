@@ -8,6 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/session"
 )
 
@@ -75,7 +76,7 @@ func (c *cli) runPrompts(args []string) int {
 			return fail(err)
 		}
 		if of.output == "json" {
-			c.emit(cn.redactor, of.maxOutput, rawOr(pm.Raw, pm.Result))
+			c.emitJSON(cn.redactor, of.maxOutput, rawOr(pm.Raw, pm.Result))
 			return exitOK
 		}
 		var b strings.Builder
@@ -98,21 +99,29 @@ func (c *cli) runPrompts(args []string) int {
 	}
 	if of.output == "json" {
 		v, _ := ojson.FromAny(orEmpty(ps))
-		c.emit(cn.redactor, of.maxOutput, ojson.NewObject().Set("prompts", v).Pretty())
+		c.emitJSON(cn.redactor, of.maxOutput, ojson.NewObject().Set("prompts", v).Pretty())
 		return exitOK
 	}
+	// One row per prompt, every cell on one line and every name spelt by
+	// safe.Name, as in resources.
+	names := make([]string, len(ps))
+	for i, p := range ps {
+		names[i] = p.Name
+	}
+	alike := safe.Lookalikes(names)
+	c.warnLookalikes("prompts", cn.redactor, "prompts", names, alike)
 	var b strings.Builder
 	for _, p := range ps {
 		var as []string
 		for _, a := range p.Arguments {
 			if a.Required {
-				as = append(as, a.Name)
+				as = append(as, safe.Name(a.Name))
 			} else {
-				as = append(as, "["+a.Name+"]")
+				as = append(as, "["+safe.Name(a.Name)+"]")
 			}
 		}
-		fmt.Fprintf(&b, "%s(%s)", p.Name, strings.Join(as, ", "))
-		if d := firstLine(p.Description); d != "" {
+		fmt.Fprintf(&b, "%s(%s)", safe.Name(p.Name), strings.Join(as, ", "))
+		if d := alikeNote(alike[p.Name]) + safe.Line(firstLine(p.Description)); d != "" {
 			fmt.Fprintf(&b, " — %s", d)
 		}
 		b.WriteString("\n")

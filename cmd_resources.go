@@ -8,6 +8,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/session"
 )
 
@@ -66,7 +67,7 @@ func (c *cli) runResources(args []string) int {
 			return fail(err)
 		}
 		if of.output == "json" {
-			c.emit(cn.redactor, of.maxOutput, rawOr(rc.Raw, rc.Result))
+			c.emitJSON(cn.redactor, of.maxOutput, rawOr(rc.Raw, rc.Result))
 			return exitOK
 		}
 		var b strings.Builder
@@ -77,11 +78,11 @@ func (c *cli) runResources(args []string) int {
 			switch x := content.(type) {
 			case mcp.TextResourceContents:
 				if len(rc.Result.Contents) > 1 {
-					fmt.Fprintf(&b, "--- %s (%s)\n", x.URI, orDash(x.MIMEType))
+					fmt.Fprintf(&b, "--- %s (%s)\n", safe.Name(x.URI), safe.Line(orDash(x.MIMEType)))
 				}
 				b.WriteString(x.Text)
 			case mcp.BlobResourceContents:
-				fmt.Fprintf(&b, "%s: binary %s, %d bytes (use --output json for the base64)\n", x.URI, orDash(x.MIMEType), len(x.Blob)*3/4)
+				fmt.Fprintf(&b, "%s: binary %s, %d bytes (use --output json for the base64)\n", safe.Name(x.URI), safe.Line(orDash(x.MIMEType)), len(x.Blob)*3/4)
 			}
 		}
 		c.emit(cn.redactor, of.maxOutput, b.String())
@@ -101,13 +102,23 @@ func (c *cli) runResources(args []string) int {
 		rv, _ := ojson.FromAny(orEmpty(rs))
 		tv, _ := ojson.FromAny(orEmpty(ts))
 		out.Set("resources", rv).Set("resourceTemplates", tv)
-		c.emit(cn.redactor, of.maxOutput, out.Pretty())
+		c.emitJSON(cn.redactor, of.maxOutput, out.Pretty())
 		return exitOK
 	}
+	// One row per resource: every cell on one line (safe.Name for URIs and
+	// names, the description's first line by any line break), so a CR in
+	// a description cannot fake a row, and a name that looks like
+	// another's says so.
+	names := make([]string, len(rs))
+	for i, r := range rs {
+		names[i] = r.Name
+	}
+	alike := safe.Lookalikes(names)
+	c.warnLookalikes("resources", cn.redactor, "resources", names, alike)
 	var b strings.Builder
 	for _, r := range rs {
-		fmt.Fprintf(&b, "%s  %s  %s", r.URI, orDash(r.MIMEType), r.Name)
-		if d := firstLine(r.Description); d != "" {
+		fmt.Fprintf(&b, "%s  %s  %s", safe.Name(r.URI), safe.Line(orDash(r.MIMEType)), safe.Name(r.Name))
+		if d := alikeNote(alike[r.Name]) + safe.Line(safe.FirstLine(r.Description)); d != "" {
 			fmt.Fprintf(&b, " — %s", d)
 		}
 		b.WriteString("\n")
@@ -117,8 +128,8 @@ func (c *cli) runResources(args []string) int {
 		if t.URITemplate != nil {
 			uri = t.URITemplate.Raw()
 		}
-		fmt.Fprintf(&b, "%s  (template)  %s", uri, t.Name)
-		if d := firstLine(t.Description); d != "" {
+		fmt.Fprintf(&b, "%s  (template)  %s", safe.Name(uri), safe.Name(t.Name))
+		if d := safe.Line(safe.FirstLine(t.Description)); d != "" {
 			fmt.Fprintf(&b, " — %s", d)
 		}
 		b.WriteString("\n")
@@ -154,7 +165,6 @@ func orDash(s string) string {
 	return s
 }
 
-func firstLine(s string) string {
-	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
-	return s
-}
+// firstLine is a description's first line by any line break
+// (safe.FirstLine).
+func firstLine(s string) string { return safe.FirstLine(s) }

@@ -79,10 +79,10 @@ func (c *cli) runServers(args []string) int {
 	switch {
 	case o.names:
 		for _, n := range set.Names() {
-			fmt.Fprintln(c.stdout, safe.Line(n))
+			fmt.Fprintln(c.stdout, safe.Name(n))
 		}
 	case o.of.output == "json":
-		c.emit(nil, o.of.maxOutput, serversJSON(set, list))
+		c.emitJSON(nil, o.of.maxOutput, serversJSON(set, list))
 	default:
 		c.emit(nil, o.of.maxOutput, serversText(set, list))
 	}
@@ -149,7 +149,7 @@ func serversText(set *config.Set, list []config.Listing) string {
 	}
 	nameW, transW := len("NAME"), len("TRANSPORT")
 	for _, l := range list {
-		nameW = max(nameW, len(safe.Line(l.Name)))
+		nameW = max(nameW, len(safe.Name(l.Name)))
 		transW = max(transW, len(l.Transport))
 	}
 	var b strings.Builder
@@ -191,7 +191,7 @@ func serversText(set *config.Set, list []config.Listing) string {
 		if transport == "" {
 			transport = "?"
 		}
-		fmt.Fprintf(&b, "%-*s  %-*s  %s  (%s)%s\n", nameW, safe.Line(l.Name), transW, transport, target, l.Source.String(), mark)
+		fmt.Fprintf(&b, "%-*s  %-*s  %s  (%s)%s\n", nameW, safe.Name(l.Name), transW, transport, target, l.Source.String(), mark)
 		if l.Problem != "" {
 			fmt.Fprintf(&b, "%-*s  ! %s\n", nameW, "", safe.Line(l.Problem))
 		}

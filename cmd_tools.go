@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpterm/mcpterm/convert"
 	"github.com/mcpterm/mcpterm/convert/calls"
 	"github.com/mcpterm/mcpterm/convert/safe"
@@ -76,12 +77,18 @@ func (c *cli) runTools(args []string) int {
 	for _, w := range cn.s.ToolWarnings() {
 		fmt.Fprintf(c.stderr, "mcpterm tools: warning: %s\n", c.clean(cn.redactor, w))
 	}
+	names := toolNames(set)
+	c.warnLookalikes("tools", cn.redactor, "tools", names, safe.Lookalikes(names))
 	out, err := render(set)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "mcpterm tools: %s\n", c.clean(cn.redactor, err.Error()))
 		return exitUsage
 	}
-	c.emit(cn.redactor, o.maxOutput, out)
+	if o.format == "json" {
+		c.emitJSON(cn.redactor, o.maxOutput, out)
+	} else {
+		c.emit(cn.redactor, o.maxOutput, out)
+	}
 	return exitOK
 }
 
@@ -109,14 +116,18 @@ func toolsRenderer(format string, width int, terminal bool) (func(*toolset.Set) 
 // toolList is the readable summary: one line per tool with its behaviour
 // hint and its description. The hint is the policy's (policy.IsDestructive,
 // with the tool's AQL category): "destruct" is what `mcpterm call` runs only
-// with --yes. The description is its first line (--format json has all of
-// it): on a terminal cut with "…" to fit width (100 columns when the width
-// is unknown), and whole otherwise, so a pipe or a file gets every word.
+// with --yes. The name is spelt by safe.Name (file_read\u200b), and a name
+// that looks like another's says so before the description. The
+// description is its first line by any line break (safe.FirstLine: a CR
+// never starts a row; --format json has all of it): on a terminal cut with
+// "…" to fit width (100 columns when the width is unknown), and whole
+// otherwise, so a pipe or a file gets every word.
 func toolList(s *toolset.Set, width int, terminal bool) string {
 	var b strings.Builder
+	alike := safe.Lookalikes(toolNames(s))
 	nameWidth := 4
 	for _, t := range s.Tools {
-		nameWidth = max(nameWidth, min(len(t.Name), 40))
+		nameWidth = max(nameWidth, min(ansi.StringWidth(safe.Name(t.Name)), 40))
 	}
 	room := 100
 	if width > 0 {
@@ -131,21 +142,31 @@ func toolList(s *toolset.Set, width int, terminal bool) string {
 		case t.Annotations.ReadOnly():
 			hint = "readonly"
 		}
-		desc := safe.Line(firstLine(t.Description))
+		desc := alikeNote(alike[t.Name]) + safe.Line(safe.FirstLine(t.Description))
 		if terminal {
 			desc = shorten(desc, room)
 		}
-		fmt.Fprintf(&b, "%-*s  %s  %s\n", nameWidth, safe.Line(t.Name), hint, desc)
+		name := safe.Name(t.Name)
+		fmt.Fprintf(&b, "%s%s  %s  %s\n", name, strings.Repeat(" ", max(nameWidth-ansi.StringWidth(name), 0)), hint, desc)
 	}
 	fmt.Fprintf(&b, "(%d tools", len(s.Tools))
 	if s.Server != "" {
-		fmt.Fprintf(&b, " from %s", safe.Line(s.Server))
+		fmt.Fprintf(&b, " from %s", safe.Name(s.Server))
 		if s.Version != "" {
 			fmt.Fprintf(&b, " %s", safe.Line(s.Version))
 		}
 	}
 	b.WriteString(")\n")
 	return b.String()
+}
+
+// toolNames are a list's tool names, in order.
+func toolNames(s *toolset.Set) []string {
+	names := make([]string, len(s.Tools))
+	for i, t := range s.Tools {
+		names[i] = t.Name
+	}
+	return names
 }
 
 // shorten cuts s to at most n runes, marking the cut with "…".

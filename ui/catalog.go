@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/mcpterm/mcpterm/convert"
 	"github.com/mcpterm/mcpterm/convert/calls"
+	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/session/policy"
@@ -23,6 +24,9 @@ type catalog struct {
 	runner   *session.Runner
 	codes    map[string]string // tool name -> short code
 	tools    map[string]toolFacts
+	// alike holds the tools whose names a reader cannot tell apart
+	// (safe.Lookalikes), each with the names it looks like.
+	alike map[string][]string
 }
 
 // toolFacts are what the tool list shows about a tool besides its name.
@@ -41,6 +45,7 @@ func newCatalog(gen int, s Session, set *toolset.Set, o Options) *catalog {
 		codes:    make(map[string]string, len(set.Tools)),
 		tools:    make(map[string]toolFacts, len(set.Tools)),
 	}
+	c.alike = safe.Lookalikes(toolNames(c))
 	for _, t := range set.Tools {
 		c.codes[t.Name] = c.codec.Code(t.Name)
 		cat := c.codec.Category(t.Name)

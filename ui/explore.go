@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/ui/widget"
 )
@@ -78,6 +79,9 @@ type explorePane struct {
 	sanitize    func(string) string
 	listH       int
 	wide        bool
+
+	// the resource and prompt names a reader cannot tell apart
+	alikeResources, alikePrompts map[string][]string
 }
 
 func newExplorePane(st *Styles, keys *KeyMap, sanitize func(string) string) explorePane {
@@ -107,6 +111,7 @@ func (p *explorePane) Blur()          { p.focused = false }
 func (p *explorePane) setLists(m exploreMsg) {
 	p.resources, p.templates, p.prompts, p.errs = m.resources, m.templates, m.prompts, m.errs
 	p.loaded = true
+	p.alikeResources, p.alikePrompts = p.lookalikes()
 	p.nav[tabResources].SetLen(len(p.resources))
 	p.nav[tabTemplates].SetLen(len(p.templates))
 	p.nav[tabPrompts].SetLen(len(p.prompts))
@@ -259,7 +264,7 @@ func (p *explorePane) showSelection() {
 			body = st.Error.Render(s(err.Error()))
 		} else if nav.Cursor < len(p.resources) {
 			r := p.resources[nav.Cursor]
-			title = oneLine(s(firstNonEmpty(r.Title, r.Name, r.URI)))
+			title = safe.Name(s(firstNonEmpty(r.Title, r.Name, r.URI)))
 			body = fieldLines(st, s, "uri", r.URI, "name", r.Name, "mime", r.MIMEType, "description", r.Description)
 			body += "\n\n" + st.Muted.Render("enter reads it")
 		}
@@ -268,7 +273,7 @@ func (p *explorePane) showSelection() {
 			body = st.Error.Render(s(err.Error()))
 		} else if nav.Cursor < len(p.templates) {
 			t := p.templates[nav.Cursor]
-			title = oneLine(s(firstNonEmpty(t.Title, t.Name)))
+			title = safe.Name(s(firstNonEmpty(t.Title, t.Name)))
 			body = fieldLines(st, s, "uriTemplate", templateText(t), "name", t.Name, "mime", t.MIMEType, "description", t.Description) +
 				"\n\n" + st.Muted.Render("enter fills in the variables and reads the resource")
 		}
@@ -277,14 +282,14 @@ func (p *explorePane) showSelection() {
 			body = st.Error.Render(s(err.Error()))
 		} else if nav.Cursor < len(p.prompts) {
 			pr := p.prompts[nav.Cursor]
-			title = oneLine(s(firstNonEmpty(pr.Title, pr.Name)))
+			title = safe.Name(s(firstNonEmpty(pr.Title, pr.Name)))
 			body = fieldLines(st, s, "name", pr.Name, "description", pr.Description)
 			for _, a := range pr.Arguments {
 				req := ""
 				if a.Required {
 					req = " (required)"
 				}
-				body += "\n" + st.Bold.Render("  "+oneLine(s(a.Name))) + st.Muted.Render(req+" "+oneLine(s(a.Description)))
+				body += "\n" + st.Bold.Render("  "+safe.Name(s(a.Name))) + st.Muted.Render(req+" "+oneLine(s(a.Description)))
 			}
 			body += "\n\n" + st.Muted.Render("enter gets it (asks for arguments)")
 		}

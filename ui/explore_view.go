@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/ui/widget"
 )
@@ -197,13 +198,13 @@ func (p *explorePane) listView(iw int) string {
 		}
 		for i := from; i < to && i < len(p.resources); i++ {
 			r := p.resources[i]
-			row(i, oneLine(s(r.URI))+" "+st.Muted.Render(oneLine(s(firstNonEmpty(r.Title, r.Name)))))
+			row(i, alikeMark(st, p.alikeResources[r.Name])+safe.Name(s(r.URI))+" "+st.Muted.Render(safe.Name(s(firstNonEmpty(r.Title, r.Name)))))
 		}
 	case tabTemplates:
 		heading = "uri template · name"
 		for i := from; i < to && i < len(p.templates); i++ {
 			t := p.templates[i]
-			row(i, oneLine(s(templateText(t)))+" "+st.Muted.Render(oneLine(s(t.Name))))
+			row(i, safe.Name(s(templateText(t)))+" "+st.Muted.Render(safe.Name(s(t.Name))))
 		}
 	case tabPrompts:
 		heading = "prompt · arguments"
@@ -213,7 +214,7 @@ func (p *explorePane) listView(iw int) string {
 			for _, a := range pr.Arguments {
 				args = append(args, a.Name)
 			}
-			row(i, oneLine(s(pr.Name))+" "+st.Muted.Render(oneLine(s(strings.Join(args, " ")))))
+			row(i, alikeMark(st, p.alikePrompts[pr.Name])+safe.Name(s(pr.Name))+" "+st.Muted.Render(safe.Name(s(strings.Join(args, " ")))))
 		}
 	case tabServer:
 		return st.Muted.Render("server details →")

@@ -267,6 +267,7 @@ func (m *Model) setCatalog(c *catalog) tea.Cmd {
 		m.panes[m.focus].Focus()
 	}
 	m.tools.setTools(c, m.opts.Sanitize)
+	m.explore.addEvents(lookalikeNotices("tools", toolNames(c), c.alike, m.opts.Sanitize), nil)
 	m.setSize(m.width, m.height) // the tool list's width follows its names
 	m.reports = map[string]*tokens.ServerReport{}
 	m.schema.reset()

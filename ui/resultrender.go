@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcpterm/mcpterm/convert/calls"
 	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/convert/sexpr"
 	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/tokens"
@@ -107,18 +108,22 @@ func markdownRenderer(st Styles, width int) func(string) string {
 				return s
 			}
 		}
-		out, err := md.Render(s)
+		// glamour decodes character references after the text was
+		// sanitised: Markdown spells out those that would decode to a
+		// control or hidden character, and Styled cleans what glamour
+		// wrote (keeping its colours) before the frame filter sees it.
+		out, err := md.Render(safe.Markdown(s))
 		if err != nil {
 			return s
 		}
-		return strings.Trim(out, "\n")
+		return safe.Styled(strings.Trim(out, "\n"))
 	}
 }
 
 func itemHeader(r *run, i, toks int, st Styles, sanitize func(string) string) string {
 	it, res := r.item(i)
 	var parts []string
-	name := oneLine(sanitize(firstNonEmpty(it.Tool, it.Operation)))
+	name := safe.Name(sanitize(firstNonEmpty(it.Tool, it.Operation)))
 	if (r.plan.Batch || len(r.plan.Items) > 1) && it.ID != "" {
 		name = "[" + oneLine(sanitize(it.ID)) + "] " + name
 	}
@@ -279,11 +284,11 @@ func renderText(text string, st Styles, sanitize func(string) string, markdown f
 			return widget.Highlight(st.Syntax, "json", sanitize(v.Pretty()))
 		}
 	}
-	safe := sanitize(text)
+	clean := sanitize(text)
 	if looksLikeMarkdown(trimmed) {
-		return markdown(safe)
+		return markdown(clean)
 	}
-	return st.Text.Render(safe)
+	return st.Text.Render(clean)
 }
 
 // looksLikeMarkdown is a cheap guess that wants two signals — headings

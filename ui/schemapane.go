@@ -6,6 +6,7 @@ import (
 
 	"github.com/mcpterm/mcpterm/convert"
 	"github.com/mcpterm/mcpterm/convert/ojson"
+	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/convert/sexpr"
 	"github.com/mcpterm/mcpterm/tokens"
 	"github.com/mcpterm/mcpterm/ui/widget"
@@ -257,7 +258,7 @@ var sideForms = []string{"term", "term_lean", "dts", "floor", "aql_single", "aql
 // spread over lines; nothing but white space changes), and the counts are
 // the report's, never counted again here.
 func renderSchema(t ticket, k schemaKey, st Styles, cat *catalog, tool *toolset.Tool, rep *tokens.ServerReport, sanitize func(string) string) schemaMsg {
-	m := schemaMsg{t: t, key: k, leftN: -1, rightN: -1, title: oneLine(sanitize(tool.Name))}
+	m := schemaMsg{t: t, key: k, leftN: -1, rightN: -1, title: safe.Name(sanitize(tool.Name))}
 	leftForm, form := "json", k.form
 	if k.invisible {
 		// The whole tool as sent on the left, against the whole-tool

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 	"github.com/mcpterm/mcpterm/tokens"
 	"github.com/mcpterm/mcpterm/ui/widget"
@@ -33,7 +34,8 @@ func (s sortMode) String() string {
 // arrives so View never touches untrusted text.
 type toolRow struct {
 	tool     *toolset.Tool
-	name     string // safe, one line
+	name     string // safe, one line, invisible characters spelt out (safe.Name)
+	alike    bool   // another tool's name looks the same (safe.Lookalikes)
 	title    string
 	code     string
 	category string
@@ -123,7 +125,8 @@ func (p *toolsPane) setTools(c *catalog, sanitize func(string) string) {
 		facts := c.tools[t.Name]
 		p.rows = append(p.rows, toolRow{
 			tool:     t,
-			name:     oneLine(sanitize(t.Name)),
+			name:     safe.Name(sanitize(t.Name)),
+			alike:    c.alike[t.Name] != nil,
 			title:    oneLine(sanitize(firstNonEmpty(t.Title, t.Annotations.Title))),
 			code:     oneLine(sanitize(c.codes[t.Name])),
 			category: strings.ToUpper(facts.category),
@@ -462,9 +465,16 @@ func (p *toolsPane) drawRow(c toolColumns, vi int) string {
 	ri := p.view[vi]
 	r := p.rows[ri]
 	selected := vi == p.nav.Cursor
-	name := widget.Truncate(r.name, c.name)
+	room := c.name
+	if r.alike {
+		room--
+	}
+	name := widget.Truncate(r.name, room)
 	if pos := p.matches[ri]; len(pos) > 0 && !selected {
 		name = widget.HighlightPositions(name, pos, st.Match)
+	}
+	if r.alike {
+		name = st.Warn.Render("≈") + name // told apart only by invisible characters or case
 	}
 	line := widget.PadRight(st.Muted.Render(widget.Truncate(r.code, c.code)), c.code) + " " + widget.PadRight(name, c.name) + " "
 	if c.cat > 0 {

@@ -8,20 +8,25 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/tokens"
 	"github.com/mcpterm/mcpterm/ui/widget"
 )
 
 // View draws the whole screen from the layout computed at the last resize.
+// The frame passes safe.Terminal last, whatever drew it: markdown,
+// highlighting and tables all run after the text was sanitised, and one of
+// them re-creating a control sequence (glamour decodes "&#x1b;") must not
+// reach the terminal.
 func (m *Model) View() tea.View {
-	v := tea.NewView(m.render())
+	v := tea.NewView(m.frame())
 	v.AltScreen = true
 	if !m.opts.DisableMouse {
 		v.MouseMode = tea.MouseModeCellMotion
 	}
 	v.WindowTitle = "mcpterm"
 	if m.info.Name != "" {
-		v.WindowTitle = "mcpterm · " + oneLine(m.opts.Sanitize(m.info.Name))
+		v.WindowTitle = "mcpterm · " + safe.Name(m.opts.Sanitize(m.info.Name))
 	}
 	return v
 }
@@ -32,8 +37,11 @@ func (m *Model) Screen() string {
 	q := m.quitting
 	m.quitting = false
 	defer func() { m.quitting = q }()
-	return m.render()
+	return m.frame()
 }
+
+// frame is render's text through the last-step filter, as View draws it.
+func (m *Model) frame() string { return safe.Terminal(m.render()) }
 
 // render is View's content, separate so tests and benchmarks can read it.
 func (m *Model) render() string {
@@ -95,7 +103,7 @@ func (m *Model) serverLabel() string {
 		return st.Error.Render("connection lost")
 	}
 	in := m.info
-	parts := []string{st.Bold.Render(oneLine(san(firstNonEmpty(in.Title, in.Name, "server"))))}
+	parts := []string{st.Bold.Render(safe.Name(san(firstNonEmpty(in.Title, in.Name, "server"))))}
 	if in.Version != "" {
 		parts = append(parts, st.Muted.Render(oneLine(san(in.Version))))
 	}

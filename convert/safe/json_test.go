@@ -8,11 +8,16 @@ import (
 
 func TestJSON(t *testing.T) {
 	for in, want := range map[string]string{
-		`{"a":"plain"}`:                  `{"a":"plain"}`,
-		"{\"a\":\"x\u009b2Jy\u007f\"}":   `{"a":"x\u009b2Jy\u007f"}`,
-		"[\"\u202eevil\u2069\u2028\"]":   `["\u202eevil\u2069\u2028"]`,
-		"\"tag\U000E0041\"":              `"tag\udb40\udc41"`,
-		`"already \u009b escaped, é ok"`: `"already \u009b escaped, é ok"`,
+		`{"a":"plain"}`:                   `{"a":"plain"}`,
+		"{\"a\":\"x\u009b2Jy\u007f\"}":    `{"a":"x\u009b2Jy\u007f"}`,
+		"[\"\u202eevil\u2069\u2028\"]":    `["\u202eevil\u2069\u2028"]`,
+		"\"tag\U000E0041\"":               `"tag\udb40\udc41"`,
+		`"already \u009b escaped, é ok"`:  `"already \u009b escaped, é ok"`,
+		"\"csi \u009b31mred kept whole\"": `"csi \u009b31mred kept whole"`,
+		"\"file_read\u200b\u00a0\"":       `"file_read\u200b\u00a0"`,
+		"\"raw \x1b[2J\"":                 `"raw \u001b[2J"`,
+		"{\r\n\"a\":\r1}":                 "{\n\"a\":\n1}",
+		"\"bad \xff\"":                    `"bad \ufffd"`,
 	} {
 		if got := JSON(in); got != want {
 			t.Errorf("JSON(%q) = %q, want %q", in, got, want)

@@ -17,6 +17,18 @@
 //     bound that ends the text with "…(cut N bytes)".
 //   - Cut(s, max): only the bound, for text that is already safe (or not meant
 //     for a terminal), cutting on a UTF-8 boundary.
+//   - JSON(s): JSON text with the characters above written as \u escapes,
+//     so it stays the same JSON.
+//   - Name(s): a name (tool, resource, prompt, server) on one line with the
+//     invisible characters spelt out too, "file_read\u200b";
+//     Lookalikes(names) and NameKey(s) find the names a reader cannot tell
+//     apart; FirstLine(s) cuts at every kind of line break, for table rows.
+//   - Markdown(src): markdown source with the character references that
+//     would decode to a control or hidden character ("&#x1b;", "&#x202e;")
+//     spelt out, for renderers that decode them after sanitising.
+//   - Styled(s): Text for a renderer's output, keeping its SGR styling.
+//   - Terminal(frame): the last step, over a whole rendered frame: only
+//     SGR escapes and printable text survive, whatever a renderer made.
 //   - NewRedactor(secrets), Redact(text, secrets), (*Redactor).JSON(raw):
 //     hide secret values (tokens, env values, header values) as "***".
 //   - IsSecretName(name): whether a header or variable name looks like it
@@ -38,7 +50,8 @@
 //     a newline, so "safe\rEVIL" shows both words instead of letting the
 //     second overwrite the first; CR LF becomes LF.
 //   - C1 controls (U+0080–U+009F), the bidi embedding, override and isolate
-//     characters (U+202A–U+202E, U+2066–U+2069), the line and paragraph
+//     characters (U+202A–U+202E, U+2066–U+2069) and marks (U+200E, U+200F,
+//     U+061C), the line and paragraph
 //     separators (U+2028, U+2029) and the invisible Unicode tag characters
 //     (U+E0000–U+E007F, used to smuggle instructions past human readers) are
 //     shown as `\u0085` / `\u202e` / `\U000e0041` escapes, so a reader sees
@@ -174,9 +187,12 @@ func Cut(s string, max int) (string, int) {
 func isC1(r rune) bool { return r >= 0x80 && r <= 0x9f }
 
 // isBidi reports the embedding, override and isolate controls that reorder
-// text ("Trojan Source"); the plain marks U+200E/U+200F only nudge neutral
-// characters and are left alone.
-func isBidi(r rune) bool { return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 }
+// text ("Trojan Source"), and the marks (U+200E LRM, U+200F RLM, U+061C
+// ALM), which move neutral characters such as the dots and slashes of a
+// file name.
+func isBidi(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x61c
+}
 
 // isHidden reports characters that are shown as escapes although they are
 // not controls: bidi controls, the line and paragraph separators (which

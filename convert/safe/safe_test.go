@@ -46,7 +46,7 @@ func TestTextTable(t *testing.T) {
 		{"vertical tab form feed", "a\vb\fc", "a␋b␌c", "a␋b␌c"},
 		{"bidi override", "user\u202Egnp.exe", `user\u202egnp.exe`, `user\u202egnp.exe`},
 		{"bidi isolates", "\u2066x\u2069", `\u2066x\u2069`, `\u2066x\u2069`},
-		{"lrm kept", "a\u200Eb", "a\u200Eb", "a\u200Eb"},
+		{"bidi marks", "a\u200Eb\u200fc\u061cd", `a\u200eb\u200fc\u061cd`, `a\u200eb\u200fc\u061cd`},
 		{"zwj emoji kept", "👩\u200d💻", "👩\u200d💻", "👩\u200d💻"},
 		{"line separator", "a\u2028b\u2029", `a\u2028b\u2029`, `a\u2028b\u2029`},
 		{"tag characters", "ok\U000E0069\U000E0067\U000E007F", `ok\U000e0069\U000e0067\U000e007f`, `ok\U000e0069\U000e0067\U000e007f`},

@@ -12,6 +12,8 @@ type scanner struct {
 	// noEnd[k] is an offset from which a string sequence of kind k is known
 	// to have no terminator; 0 means not yet known.
 	noEnd [2]int
+	// sgr keeps SGR sequences (Styled) instead of removing them.
+	sgr bool
 }
 
 const (
@@ -60,6 +62,11 @@ func (sc *scanner) token(i int, single bool) (next int, piece string, plain bool
 		}
 		return n, "\n", false
 	case c == 0x1b:
+		if sc.sgr {
+			if n := sgrLen(s, i); n > 0 {
+				return i + n, s[i : i+n], false
+			}
+		}
 		return sc.escape(i), "", false
 	case c < 0x20:
 		return i + 1, pictures[c], false
