@@ -65,7 +65,9 @@ func TestFlowCompletionCycles(t *testing.T) {
 	f.typeText(`(dpq "q1" ((sql :pg "db" "shop" "SELECT 1")) (:`)
 	f.waitOutput("S-expr")
 	f.keys("tab", "tab", "tab", "tab")
-	f.waitOutput("4/6")
+	// The screen is taken once the check of the completed text is in
+	// (its count line), not whenever the menu first shows.
+	f.waitOutput("4/6", " tok")
 	screen := f.finish()
 	checkFrame(t, screen, 160, 48)
 	if !strings.Contains(screen, `"SELECT 1")) (:format))`) {
