@@ -39,6 +39,7 @@ func (sf *serverFlags) registerLive(fs *flag.FlagSet) {
 	fs.Var((*listFlag)(&sf.Configs), "config", "with --server: read this config `FILE` (repeatable; default: the usual places of Claude, Cursor, VS Code, Zed, Codex, Gemini CLI and Windsurf)")
 	fs.StringVar(&sf.Trace, "trace", "", "write every JSON-RPC message to `FILE` as JSON lines")
 	fs.DurationVar(&sf.Timeout, "timeout", 60*time.Second, "give up on a request after this long without an answer or progress")
+	fs.DurationVar(&sf.MaxTime, "max-time", 0, "give up on a call after this long in all, progress or not (0: 10× --timeout)")
 }
 
 // headerFlag collects repeated --header 'K: V' values in order, refusing a

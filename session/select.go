@@ -31,6 +31,9 @@ type Selection struct {
 	ToolsFile      string        // --tools FILE: a saved tool list, no server
 	Trace          string        // --trace FILE: every JSON-RPC message as a JSON line
 	Timeout        time.Duration // --timeout: per request; 0 keeps the Options' own
+	// MaxTime is --max-time: a call's overall deadline, which progress
+	// does not extend; 0 is 10 × the call timeout.
+	MaxTime time.Duration
 }
 
 // Env is what resolving a selection reads from the outside world. A nil
@@ -128,6 +131,12 @@ func Resolve(sel Selection, env Env, base Options) (*Target, error) {
 	if sel.Timeout > 0 {
 		opts.CallTimeout = sel.Timeout
 		opts.ConnectTimeout = min(sel.Timeout, maxConnectTimeout)
+		if sel.MaxTime <= 0 {
+			opts.MaxCallTime = 0 // withDefaults derives it from the new timeout
+		}
+	}
+	if sel.MaxTime > 0 {
+		opts.MaxCallTime = sel.MaxTime
 	}
 	if opts.Getenv == nil {
 		opts.Getenv = env.Getenv
