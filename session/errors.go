@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -139,6 +140,13 @@ func (s *Session) classify(ctx context.Context, err error, capt *capture, op str
 			_, method := capt.requestID()
 			if method == "" {
 				method = op
+			}
+			if rpcErr.Code == codeUnreadableAnswer {
+				// Made up by the stdio transport for an answer it dropped.
+				if strings.HasPrefix(op, method) {
+					method = op // "tools/call NAME"
+				}
+				return &ProtocolError{Op: method, Err: errors.New(strings.TrimPrefix(rpcErr.Message, "mcpterm: the server answered with "))}
 			}
 			e := &RPCError{Method: method, Code: rpcErr.Code, Message: rpcErr.Message}
 			if rpcErr.Data != nil {
