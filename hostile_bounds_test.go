@@ -134,6 +134,20 @@ func TestHostileBoundsBigResult(t *testing.T) {
 	}
 }
 
+// TestHostileBoundsBigResultNoCut: 10 MB with no place to cut a count
+// exactly (which took 1 GB and 34 s per text before) is refused per cell,
+// saying why, in bounded memory; the report still comes out.
+func TestHostileBoundsBigResultNoCut(t *testing.T) {
+	r := runMcpterm(t, hangLimit*2, nil, boundsArgs(t, "bounds/big-result-nocut", "tokens")...)
+	if r.Code != exitOK || !strings.Contains(r.Stdout, "dump") || !strings.Contains(r.Stdout+r.Stderr, "no exact place to cut; it counts only approximately") {
+		t.Fatalf("tokens: exit %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
+	}
+	t.Logf("tokens on 10 MB without cuts: peak RSS %d MB, %v", r.MaxRSS>>20, r.Elapsed)
+	if r.MaxRSS > bigResultRSS {
+		t.Errorf("peak RSS %d MB, over %d MB", r.MaxRSS>>20, bigResultRSS>>20)
+	}
+}
+
 // bigResultRSS bounds the process handling a 10 MB text; it holds the text
 // several times over (the line read, the parsed JSON, the renderings), but
 // counting it adds only its bounded chunks.

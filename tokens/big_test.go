@@ -3,8 +3,10 @@ package tokens
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // bigResult is a tool result of about n bytes as the workbench counts it:
@@ -105,11 +107,37 @@ func BenchmarkCountBigResult(b *testing.B) {
 			c := testCounter(b, O200kBase, CacheBytes(0))
 			b.SetBytes(int64(len(tc.text)))
 			b.ReportAllocs()
+			// peak-heap-MB is the most the live heap grew over its size
+			// before counting (the text and the loaded encoding), sampled
+			// every millisecond: an informative figure, not an assertion.
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			base, peak := ms.HeapAlloc, ms.HeapAlloc
+			stop, done := make(chan struct{}), make(chan struct{})
+			go func() {
+				defer close(done)
+				tick := time.NewTicker(time.Millisecond)
+				defer tick.Stop()
+				for {
+					select {
+					case <-stop:
+						return
+					case <-tick.C:
+						var m runtime.MemStats
+						runtime.ReadMemStats(&m)
+						peak = max(peak, m.HeapAlloc)
+					}
+				}
+			}()
 			for b.Loop() {
 				if _, err := c.Estimate(tc.text); err != nil {
 					b.Fatal(err)
 				}
 			}
+			close(stop)
+			<-done
+			b.ReportMetric(float64(peak-base)/(1<<20), "peak-heap-MB")
 		})
 	}
 }

@@ -27,6 +27,8 @@ const BigResultBytes = 10 << 20
 //     off mid-JSON (its id readable at the start).
 //   - big-result: the one tool's description is 10 MB of prose, and a call
 //     answers with the same 10 MB.
+//   - big-result-nocut: the same with 10 MB of "y", a text with no place
+//     where a token count can be cut exactly (the worst case of counting).
 func serveBounds(scenario string, in io.Reader, out, errOut io.Writer) error {
 	normal := []map[string]any{Tool("echo", "Echoes q."), Tool("ping_me", "Answers pong.")}
 	echo := func(s *Server, m Msg) {
@@ -99,8 +101,11 @@ func serveBounds(scenario string, in io.Reader, out, errOut io.Writer) error {
 		return Run(Script{Tools: normal, Call: func(s *Server, m Msg) {
 			s.SendRaw([]byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"content":[{"type":"text","text":"` + strings.Repeat("z", 4<<20)))
 		}}, in, out)
-	case "bounds/big-result":
+	case "bounds/big-result", "bounds/big-result-nocut":
 		text := Prose(BigResultBytes)
+		if strings.HasSuffix(scenario, "nocut") {
+			text = strings.Repeat("y", BigResultBytes)
+		}
 		return Run(Script{
 			Tools: []map[string]any{Tool("dump", text)},
 			Call:  func(s *Server, m Msg) { s.Result(m.ID, Text(text)) },
