@@ -1,6 +1,5 @@
 package tokens
 
-
 // mergeCount runs tiktoken's byte-pair merge over one piece and returns the
 // number of tokens it ends with. tiktoken merges, at every step, the adjacent
 // pair of lowest rank, the leftmost one on ties; a heap ordered by (rank,
