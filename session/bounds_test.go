@@ -238,3 +238,20 @@ func FuzzScanLine(f *testing.F) {
 		}
 	})
 }
+
+// TestOfflineSetsAsideDeep: a saved tool list gets the same rule.
+func TestOfflineSetsAsideDeep(t *testing.T) {
+	deep, _ := deepTool("deeper", 200)
+	set, err := toolset.Parse([]byte(`[{"name":"fine","inputSchema":{"type":"object"}},` + deep + `]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, Source{Kind: Offline, Name: "saved", Tools: set}, Options{})
+	got, err := s.Tools(ctxT(t, 5*time.Second))
+	if err != nil || len(got.Tools) != 1 || got.Tools[0].Name != "fine" {
+		t.Fatalf("tools %v, %v", got, err)
+	}
+	if w := s.ToolWarnings(); len(w) != 1 || !strings.Contains(w[0], `tools[1] "deeper" left out: it is nested 200 levels deep`) {
+		t.Errorf("warnings %q", w)
+	}
+}

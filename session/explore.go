@@ -242,6 +242,26 @@ func buildSet(items []*ojson.Value) (*toolset.Set, []string) {
 	return set, warnings
 }
 
+// setAsideDeep applies MaxToolDepth to a saved tool list (--tools): the
+// tools nested deeper are left out, with the reasons, in a copy of set.
+func setAsideDeep(set *toolset.Set) (*toolset.Set, []string) {
+	var warnings []string
+	var keep []*toolset.Tool
+	for i, t := range set.Tools {
+		if d := valueDepth(t.Raw, ojson.MaxDepth+1); d > MaxToolDepth {
+			warnings = append(warnings, tooDeep(fmt.Sprintf("tools[%d]", i), t.Name, d))
+			continue
+		}
+		keep = append(keep, t)
+	}
+	if warnings == nil {
+		return set, nil
+	}
+	cp := *set
+	cp.Tools = keep
+	return &cp, warnings
+}
+
 // valueDepth is how deeply v nests (a scalar is 0, an empty object 1),
 // looking no further than limit levels.
 func valueDepth(v *ojson.Value, limit int) int {

@@ -105,6 +105,7 @@ func Open(ctx context.Context, src Source, opts Options) (*Session, error) {
 		if set.Source == "" {
 			set.Source = src.ToolsFile
 		}
+		set, s.lists.warnings = setAsideDeep(set)
 		s.offline = set
 		return s, nil
 	}

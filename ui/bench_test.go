@@ -85,6 +85,7 @@ func BenchmarkListToCounts(b *testing.B) {
 			e := setEnv(b, set)
 			e.opts.Counters = cs
 			hs := newHarness(b, e.opts, 160, 48)
+			hs.patience = 20 * time.Minute
 			hs.ready()
 			m := hs.m
 			b.ReportAllocs()
