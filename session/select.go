@@ -114,7 +114,8 @@ const maxConnectTimeout = 30 * time.Second
 
 // Resolve turns a selection into a Target: the Source, the Options (base
 // plus the call timeout = sel.Timeout, the connect timeout = min(sel.Timeout,
-// 30 s), Getenv from env, the redacting trace writer), and the Redactor of
+// 30 s), the overall call deadline = sel.MaxTime (else 10× the call
+// timeout), Getenv from env, the redacting trace writer), and the Redactor of
 // every secret involved. Mistakes in the selection are *UsageError. It opens
 // the trace file; close the Target when done.
 func Resolve(sel Selection, env Env, base Options) (*Target, error) {
