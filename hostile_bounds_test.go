@@ -133,7 +133,7 @@ func TestHostileBoundsHugeUnparseable(t *testing.T) {
 		t.Errorf("took %v: the answer was waited for", r.Elapsed)
 	}
 	t.Logf("peak RSS %d MB", r.MaxRSS>>20)
-	if r.MaxRSS > 100<<20 {
+	if r.MaxRSS > rssScale*100<<20 {
 		t.Errorf("peak RSS %d MB", r.MaxRSS>>20)
 	}
 }
@@ -177,4 +177,4 @@ func TestHostileBoundsBigResultNoCut(t *testing.T) {
 // bigResultRSS bounds the process handling a 10 MB text; it holds the text
 // several times over (the line read, the parsed JSON, the renderings), but
 // counting it adds only its bounded chunks.
-const bigResultRSS = 300 << 20
+const bigResultRSS = rssScale * 300 << 20
