@@ -132,6 +132,10 @@ func FuzzSSEBound(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Every event comes out whole, ended by a blank line.
+		if len(out) > 0 && !bytes.HasSuffix(out, []byte("\n\n")) {
+			t.Fatalf("output %q does not end an event", out)
+		}
 		// Rebuild the input as clean events of JSON data and check they
 		// pass unchanged.
 		var clean strings.Builder
