@@ -42,6 +42,7 @@ func (sf *serverFlags) registerLive(fs *flag.FlagSet) {
 	fs.DurationVar(&sf.Timeout, "timeout", 60*time.Second, "give up on a request after this long without an answer or progress")
 	fs.Var((*envFlag)(&sf.Env), "env", "stdio server: set `NAME=VALUE` in its environment, or pass NAME from this one (repeatable)")
 	fs.BoolVar(&sf.InheritEnv, "inherit-env", false, "stdio server: pass it this whole environment, not only HOME, PATH, USER, locale and the like")
+	fs.DurationVar(&sf.MaxTime, "max-time", 0, "give up on a call after this long in all, progress or not (0: 10× --timeout)")
 }
 
 // envFlag collects repeated --env NAME=VALUE (or NAME) values in order,

@@ -22,6 +22,9 @@ type CallRequest struct {
 	// Timeout is how long the call may go without an answer or a progress
 	// notification; 0 means the session's CallTimeout.
 	Timeout time.Duration
+	// MaxTime is the call's overall deadline, which progress notifications
+	// do not extend; 0 means the session's MaxCallTime.
+	MaxTime time.Duration
 	// OnProgress, when set, sees this call's progress notifications.
 	OnProgress func(Event)
 }
@@ -55,8 +58,10 @@ type CallResult struct {
 // OK reports a result that is neither an error nor invalid.
 func (r *CallResult) OK() bool { return r.Err == nil && !r.IsError && r.SchemaErr == nil }
 
-// Call runs one tools/call. The call's timer restarts at every progress
-// notification; when it runs out, or ctx ends, the server is sent
+// Call runs one tools/call. The call's idle timer restarts at every progress
+// notification, but the overall deadline (MaxTime) does not move, so a
+// server that reports progress forever cannot hold the call open forever.
+// When either runs out, or ctx ends, the server is sent
 // notifications/cancelled and the result says so. The result is never nil.
 func (s *Session) Call(ctx context.Context, req CallRequest) *CallResult {
 	r := &CallResult{Seq: s.callSeq.Add(1), ID: req.ID, Tool: req.Tool, Arguments: req.Arguments, Started: time.Now()}
@@ -80,10 +85,21 @@ func (s *Session) Call(ctx context.Context, req CallRequest) *CallResult {
 	if timeout <= 0 {
 		timeout = s.opts.CallTimeout
 	}
+	maxTime := req.MaxTime
+	if maxTime <= 0 {
+		maxTime = s.opts.MaxCallTime
+		// A longer idle timeout asked for this call keeps its proportion.
+		if req.Timeout > 0 && maxTime < req.Timeout {
+			maxTime = DefaultMaxTimeFactor * req.Timeout
+		}
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	timer := time.AfterFunc(timeout, func() { cancel(ErrTimeout) })
 	defer timer.Stop()
+	// The overall deadline is a timer of its own that nothing resets.
+	overall := time.AfterFunc(maxTime, func() { cancel(errMaxTime) })
+	defer overall.Stop()
 
 	token := "mcpterm-" + strconv.FormatUint(r.Seq, 10)
 	var progress atomic.Int64
@@ -127,7 +143,15 @@ func (s *Session) Call(ctx context.Context, req CallRequest) *CallResult {
 		if ctx.Err() != nil {
 			r.Cancelled = true
 			s.cancelOverHTTP(c, capt)
-			if errors.Is(context.Cause(ctx), ErrTimeout) {
+			switch cause := context.Cause(ctx); {
+			case errors.Is(cause, errMaxTime):
+				why := "the server never answered"
+				if r.Progress > 0 {
+					why = "progress kept arriving"
+				}
+				r.Err = &TimeoutError{Op: "tools/call " + req.Tool, After: maxTime.String(), Overall: true, Why: why}
+				return r
+			case errors.Is(cause, ErrTimeout):
 				r.Err = &TimeoutError{Op: "tools/call " + req.Tool, After: timeout.String() + " without an answer or progress"}
 				return r
 			}

@@ -69,8 +69,10 @@
 // *ConnectionError, *ProtocolError, ErrOffline), SchemaErr (structuredContent
 // missing or not valid against the tool's outputSchema), timing and the count
 // of progress notifications. The call's timeout (CallRequest.Timeout, default
-// Options.CallTimeout = 60 s) restarts at every progress notification; when it
-// runs out or ctx ends, the server is sent notifications/cancelled.
+// Options.CallTimeout = 60 s) restarts at every progress notification, within
+// an overall deadline that progress cannot extend (CallRequest.MaxTime,
+// default Options.MaxCallTime = 10 × the timeout); when either runs out or ctx
+// ends, the server is sent notifications/cancelled.
 // Options.OnCall sees every finished call, so history survives a server
 // dying mid-call.
 //

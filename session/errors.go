@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -24,6 +25,9 @@ var (
 	// ErrSkipped marks batch calls not run because an earlier one failed
 	// and the batch stops on error.
 	ErrSkipped = errors.New("skipped: an earlier call in the batch failed")
+	// errMaxTime is the cause that ends a call at its overall deadline; it
+	// is an ErrTimeout, so it classifies (and exits) as a timeout.
+	errMaxTime = fmt.Errorf("over the overall deadline: %w", ErrTimeout)
 )
 
 // ConnectionError means the server could not be reached or went away.
@@ -57,9 +61,23 @@ func (e *RPCError) Error() string {
 type TimeoutError struct {
 	Op    string
 	After string
+	// Overall marks the call's overall deadline (Options.MaxCallTime, the
+	// command line's --max-time), which progress cannot extend; Why then
+	// says what kept the call going ("progress kept arriving").
+	Overall bool
+	Why     string
 }
 
-func (e *TimeoutError) Error() string { return e.Op + ": " + ErrTimeout.Error() + " after " + e.After }
+func (e *TimeoutError) Error() string {
+	if e.Overall {
+		msg := e.Op + ": gave up after the --max-time of " + e.After
+		if e.Why != "" {
+			msg += " (" + e.Why + ")"
+		}
+		return msg
+	}
+	return e.Op + ": " + ErrTimeout.Error() + " after " + e.After
+}
 func (e *TimeoutError) Unwrap() error { return ErrTimeout }
 
 // ErrorClass buckets errors the way the command line's exit codes do.
@@ -122,6 +140,13 @@ func (s *Session) classify(ctx context.Context, err error, capt *capture, op str
 			_, method := capt.requestID()
 			if method == "" {
 				method = op
+			}
+			if rpcErr.Code == codeUnreadableAnswer {
+				// Made up by the stdio transport for an answer it dropped.
+				if strings.HasPrefix(op, method) {
+					method = op // "tools/call NAME"
+				}
+				return &ProtocolError{Op: method, Err: errors.New(strings.TrimPrefix(rpcErr.Message, "mcpterm: the server answered with "))}
 			}
 			e := &RPCError{Method: method, Code: rpcErr.Code, Message: rpcErr.Message}
 			if rpcErr.Data != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -18,6 +19,15 @@ const (
 	maxPages     = 1000
 	maxListItems = 100_000
 )
+
+// MaxToolDepth is the deepest nesting of JSON a tool definition may have
+// (the tool object is level 1, its inputSchema level 2, a property's schema
+// level 4, ...), about 60 levels of nested object properties. Every stage a
+// tool goes through (JSON decoding, schema compiling, the MCP-Term
+// renderings, argument checking, token counting) handles this much. A tool
+// nested deeper is set aside with a reason, like a tool without a name, and
+// the server's other tools stay listed and callable.
+const MaxToolDepth = 128
 
 type listKind int
 
@@ -160,7 +170,7 @@ func (s *Session) Tools(ctx context.Context) (*toolset.Set, error) {
 		return nil, err
 	}
 	err = s.cached(listTools, func() error {
-		items, err := s.rawPages(ctx, c, "tools/list", "tools", func(ctx context.Context, cursor mcp.Cursor) error {
+		items, aside, err := s.rawPages(ctx, c, "tools/list", "tools", func(ctx context.Context, cursor mcp.Cursor) error {
 			req := mcp.ListToolsRequest{}
 			req.Params.Cursor = cursor
 			_, err := c.client.ListToolsByPage(ctx, req)
@@ -169,7 +179,7 @@ func (s *Session) Tools(ctx context.Context) (*toolset.Set, error) {
 		var rpc *RPCError
 		if errors.As(err, &rpc) && rpc.Code == mcp.METHOD_NOT_FOUND && c.info.Capabilities.Tools == nil {
 			// A server without the tools capability has no tools.
-			items, err = nil, nil
+			items, aside, err = nil, nil, nil
 		}
 		if err != nil {
 			return err
@@ -179,6 +189,7 @@ func (s *Session) Tools(ctx context.Context) (*toolset.Set, error) {
 		for _, w := range warnings {
 			s.events.publish(Event{Kind: EventNotice, Level: "warning", Source: "tools", Text: w})
 		}
+		warnings = append(aside, warnings...)
 		s.lists.mu.Lock()
 		s.lists.tools, s.lists.warnings = set, warnings
 		s.lists.mu.Unlock()
@@ -200,13 +211,23 @@ func (s *Session) ToolWarnings() []string {
 }
 
 func buildSet(items []*ojson.Value) (*toolset.Set, []string) {
-	if set, err := toolset.FromValue(ojson.NewArray(items...)); err == nil {
-		return set, nil
+	deep := false
+	for _, item := range items {
+		deep = deep || valueDepth(item, MaxToolDepth+1) > MaxToolDepth
+	}
+	if !deep {
+		if set, err := toolset.FromValue(ojson.NewArray(items...)); err == nil {
+			return set, nil
+		}
 	}
 	set := &toolset.Set{}
 	var warnings []string
 	seen := map[string]bool{}
 	for i, item := range items {
+		if d := valueDepth(item, ojson.MaxDepth+1); d > MaxToolDepth {
+			warnings = append(warnings, tooDeep(fmt.Sprintf("tools[%d]", i), item.Get("name").StringOr(""), d))
+			continue
+		}
 		t, err := toolset.ToolFromValue(item)
 		switch {
 		case err != nil:
@@ -221,18 +242,106 @@ func buildSet(items []*ojson.Value) (*toolset.Set, []string) {
 	return set, warnings
 }
 
+// setAsideDeep applies MaxToolDepth to a saved tool list (--tools): the
+// tools nested deeper are left out, with the reasons, in a copy of set.
+func setAsideDeep(set *toolset.Set) (*toolset.Set, []string) {
+	var warnings []string
+	var keep []*toolset.Tool
+	for i, t := range set.Tools {
+		if d := valueDepth(t.Raw, ojson.MaxDepth+1); d > MaxToolDepth {
+			warnings = append(warnings, tooDeep(fmt.Sprintf("tools[%d]", i), t.Name, d))
+			continue
+		}
+		keep = append(keep, t)
+	}
+	if warnings == nil {
+		return set, nil
+	}
+	cp := *set
+	cp.Tools = keep
+	return &cp, warnings
+}
+
+// valueDepth is how deeply v nests (a scalar is 0, an empty object 1),
+// looking no further than limit levels.
+func valueDepth(v *ojson.Value, limit int) int {
+	if v == nil || limit <= 0 || (v.Kind != ojson.Object && v.Kind != ojson.Array) {
+		return 0
+	}
+	d := 0
+	for _, it := range v.Items {
+		d = max(d, valueDepth(it, limit-1))
+	}
+	for _, m := range v.Members {
+		d = max(d, valueDepth(m.Value, limit-1))
+	}
+	return d + 1
+}
+
+// tooDeep is the reason an item nested deeper than MaxToolDepth is set aside.
+func tooDeep(where, name string, depth int) string {
+	if name != "" {
+		where += " " + strconv.Quote(clipText(name, 80))
+	}
+	return fmt.Sprintf("%s left out: it is nested %s levels deep; mcpterm supports %d (MaxToolDepth)", where, groupDigits(depth), MaxToolDepth)
+}
+
+// parsePage reads one list page. A page holding an item too deep for ojson
+// (past ojson.MaxDepth) is read again item by item, and those items are set
+// aside with a reason rather than losing the whole list; first is the
+// index of the page's first item in the whole list.
+func parsePage(raw []byte, member string, first int) (*ojson.Value, []string, error) {
+	v, err := ojson.Parse(raw)
+	if err == nil || !errors.Is(err, ojson.ErrTooDeep) {
+		return v, nil, err
+	}
+	var page map[string]json.RawMessage
+	if json.Unmarshal(raw, &page) != nil {
+		return nil, nil, err
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(page[member], &list) != nil {
+		return nil, nil, err
+	}
+	out := ojson.NewObject()
+	var items []*ojson.Value
+	var aside []string
+	for i, b := range list {
+		it, ierr := ojson.Parse(b)
+		if ierr != nil {
+			var named struct {
+				Name string `json:"name"`
+			}
+			_ = json.Unmarshal(b, &named)
+			depth, _, _ := scanLine(b)
+			aside = append(aside, tooDeep(fmt.Sprintf("%s[%d]", member, first+i), named.Name, depth))
+			continue
+		}
+		items = append(items, it)
+	}
+	out.Set(member, ojson.NewArray(items...))
+	if c, ok := page["nextCursor"]; ok {
+		if cv, cerr := ojson.Parse(c); cerr == nil {
+			out.Set("nextCursor", cv)
+		}
+	}
+	return out, aside, nil
+}
+
 // rawPages follows nextCursor through every page of a list method, sending
 // each request through mcp-go (which adds the protocol's per-request
 // metadata) and reading the answer from the tap's capture.
-func (s *Session) rawPages(ctx context.Context, c *conn, method, member string, send func(context.Context, mcp.Cursor) error) ([]*ojson.Value, error) {
+//
+// Items set aside as too deep (see parsePage) are published as notices and
+// returned in setAside.
+func (s *Session) rawPages(ctx context.Context, c *conn, method, member string, send func(context.Context, mcp.Cursor) error) (items []*ojson.Value, setAside []string, err error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, s.opts.CallTimeout, ErrTimeout)
 	defer cancel()
-	var items []*ojson.Value
 	seen := map[string]bool{"": true}
 	cursor := ""
 	for page := 1; ; page++ {
 		if page > maxPages {
-			return nil, &ProtocolError{Op: method, Err: fmt.Errorf("more than %d pages; stopped", maxPages)}
+			return nil, nil, &ProtocolError{Op: method, Err: fmt.Errorf("more than %d pages; stopped", maxPages)}
 		}
 		pctx, capt := withCapture(ctx)
 		err := send(pctx, mcp.Cursor(cursor))
@@ -241,28 +350,32 @@ func (s *Session) rawPages(ctx context.Context, c *conn, method, member string, 
 			if err == nil {
 				err = errors.New("no answer")
 			}
-			return nil, s.classify(pctx, err, capt, method)
+			return nil, nil, s.classify(pctx, err, capt, method)
 		}
 		// A typed-decoding error from mcp-go is ignored on purpose: the raw
 		// page is what counts.
-		v, perr := ojson.Parse(raw)
+		v, aside, perr := parsePage(raw, member, len(items))
 		if perr != nil {
-			return nil, &ProtocolError{Op: method, Err: fmt.Errorf("page %d: %v", page, perr)}
+			return nil, nil, &ProtocolError{Op: method, Err: fmt.Errorf("page %d: %v", page, perr)}
 		}
 		list := v.Get(member)
 		if list == nil || list.Kind != ojson.Array {
-			return nil, &ProtocolError{Op: method, Err: fmt.Errorf("page %d has no %q array", page, member)}
+			return nil, nil, &ProtocolError{Op: method, Err: fmt.Errorf("page %d has no %q array", page, member)}
 		}
+		for _, w := range aside {
+			s.events.publish(Event{Kind: EventNotice, Level: "warning", Source: method, Text: w})
+		}
+		setAside = append(setAside, aside...)
 		items = append(items, list.Items...)
 		if len(items) > maxListItems {
-			return nil, &ProtocolError{Op: method, Err: fmt.Errorf("more than %d items; stopped", maxListItems)}
+			return nil, nil, &ProtocolError{Op: method, Err: fmt.Errorf("more than %d items; stopped", maxListItems)}
 		}
 		next := v.Get("nextCursor").StringOr("")
 		if next == "" {
-			return items, nil
+			return items, setAside, nil
 		}
 		if seen[next] {
-			return nil, &ProtocolError{Op: method, Err: fmt.Errorf("page %d repeats cursor %q; stopped", page, clipText(next, 80))}
+			return nil, nil, &ProtocolError{Op: method, Err: fmt.Errorf("page %d repeats cursor %q; stopped", page, clipText(next, 80))}
 		}
 		seen[next] = true
 		cursor = next
@@ -271,7 +384,7 @@ func (s *Session) rawPages(ctx context.Context, c *conn, method, member string, 
 
 // typedPages lists every page of a list method into T, through the raw pages.
 func typedPages[T any](ctx context.Context, s *Session, c *conn, method, member string, send func(context.Context, mcp.Cursor) error) ([]T, error) {
-	items, err := s.rawPages(ctx, c, method, member, send)
+	items, _, err := s.rawPages(ctx, c, method, member, send)
 	if err != nil {
 		return nil, err
 	}

@@ -138,8 +138,8 @@ func TestFaultMessageOverLimit(t *testing.T) {
 	s := open(t, stdioSource(t, testserver.HugeLine), Options{MaxMessageBytes: 1 << 20})
 	ctx := ctxT(t, 10*time.Second)
 	r := s.Call(ctx, CallRequest{Tool: "work"})
-	var rpc *RPCError
-	if !errors.As(r.Err, &rpc) || !strings.Contains(rpc.Message, "larger than 1048576 bytes") {
+	var perr *ProtocolError
+	if !errors.As(r.Err, &perr) || r.Err.Error() != "tools/call work: bad answer from server: a message larger than 1048576 bytes (the limit)" {
 		t.Fatalf("err = %v", r.Err)
 	}
 	// The stream stayed in sync: the next request works.

@@ -83,6 +83,9 @@ type RunOptions struct {
 	// Timeout bounds each call's wait for an answer or progress; 0 is the
 	// caller's own.
 	Timeout time.Duration
+	// MaxTime is each call's overall deadline, which progress does not
+	// extend; 0 is the caller's own.
+	MaxTime time.Duration
 	// OnProgress sees each call's progress notifications with the index of
 	// its item. Calls running at once report concurrently.
 	OnProgress func(item int, e Event)
@@ -230,7 +233,7 @@ func (r *Runner) Run(ctx context.Context, p *calls.Plan, o RunOptions) *RunResul
 	}
 	run := func(i int) (failed bool) {
 		it := &p.Items[i]
-		req := CallRequest{ID: it.ID, Tool: it.Tool, Arguments: it.Arguments, Timeout: o.Timeout}
+		req := CallRequest{ID: it.ID, Tool: it.Tool, Arguments: it.Arguments, Timeout: o.Timeout, MaxTime: o.MaxTime}
 		if o.OnProgress != nil {
 			req.OnProgress = func(e Event) { o.OnProgress(i, e) }
 		}

@@ -42,6 +42,9 @@ type Selection struct {
 	// config is used, and its file remembered as trusted (session/config's
 	// trust rule).
 	TrustProject bool
+	// MaxTime is --max-time: a call's overall deadline, which progress
+	// does not extend; 0 is 10 × the call timeout.
+	MaxTime time.Duration
 }
 
 // Env is what resolving a selection reads from the outside world. A nil
@@ -135,8 +138,10 @@ const maxConnectTimeout = 30 * time.Second
 
 // Resolve turns a selection into a Target: the Source, the Options (base
 // plus the call timeout = sel.Timeout, the connect timeout = min(sel.Timeout,
-// 30 s), Getenv and Environ from env, the redacting trace writer, the
-// Redactor), and the Redactor of every secret involved. Mistakes in the selection are *UsageError. It opens
+// 30 s), the overall call deadline = sel.MaxTime (else 10× the call
+// timeout), Getenv and Environ from env, the redacting trace writer, the
+// Redactor), and the Redactor of every secret involved. Mistakes in the
+// selection are *UsageError. It opens
 // the trace file; close the Target when done.
 func Resolve(sel Selection, env Env, base Options) (*Target, error) {
 	env = env.withDefaults()
@@ -163,6 +168,12 @@ func Resolve(sel Selection, env Env, base Options) (*Target, error) {
 	if sel.Timeout > 0 {
 		opts.CallTimeout = sel.Timeout
 		opts.ConnectTimeout = min(sel.Timeout, maxConnectTimeout)
+		if sel.MaxTime <= 0 {
+			opts.MaxCallTime = 0 // withDefaults derives it from the new timeout
+		}
+	}
+	if sel.MaxTime > 0 {
+		opts.MaxCallTime = sel.MaxTime
 	}
 	if opts.Getenv == nil {
 		opts.Getenv = env.Getenv

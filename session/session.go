@@ -105,6 +105,7 @@ func Open(ctx context.Context, src Source, opts Options) (*Session, error) {
 		if set.Source == "" {
 			set.Source = src.ToolsFile
 		}
+		set, s.lists.warnings = setAsideDeep(set)
 		s.offline = set
 		return s, nil
 	}
@@ -271,7 +272,11 @@ func (s *Session) newTransport() (transport.Interface, error) {
 		}
 		// Headers go in at the http.Client so that every request carries
 		// them; mcp-go's own header options miss the session-ending DELETE.
-		hc := &http.Client{Transport: &headerTransport{base: http.DefaultTransport, headers: headers}}
+		// Answers are bounded and checked on their way in (httpbound.go).
+		hc := &http.Client{Transport: &boundedTransport{
+			base:   &headerTransport{base: http.DefaultTransport, headers: headers},
+			maxMsg: s.opts.MaxMessageBytes, events: s.events,
+		}}
 		if src.Kind == SSE {
 			return transport.NewSSE(src.URL, transport.WithHTTPClient(hc))
 		}

@@ -134,6 +134,11 @@ func redactURL(raw string) string {
 	return u.String()
 }
 
+// DefaultMaxTimeFactor makes a call's default overall deadline a multiple
+// of its idle timeout: long enough for a job that reports progress, short
+// enough that one reporting forever is stopped.
+const DefaultMaxTimeFactor = 10
+
 // Options tune a session. The zero value is usable.
 type Options struct {
 	ClientName    string // sent as clientInfo.name; default "mcpterm"
@@ -151,6 +156,10 @@ type Options struct {
 	// CallTimeout is how long a call may go without an answer or a progress
 	// notification; default 60 s.
 	CallTimeout time.Duration
+	// MaxCallTime is a call's overall deadline, which progress
+	// notifications do not extend (the command line's --max-time); default
+	// DefaultMaxTimeFactor × CallTimeout.
+	MaxCallTime time.Duration
 	// Trace, when set, receives every JSON-RPC message as a JSON line.
 	Trace io.Writer
 	// MaxMessageBytes bounds one message from a stdio server; default 64 MiB.
@@ -189,6 +198,9 @@ func (o Options) withDefaults() Options {
 	o.DiscoverTimeout = min(o.DiscoverTimeout, o.ConnectTimeout/2)
 	if o.CallTimeout <= 0 {
 		o.CallTimeout = 60 * time.Second
+	}
+	if o.MaxCallTime <= 0 {
+		o.MaxCallTime = DefaultMaxTimeFactor * o.CallTimeout
 	}
 	if o.MaxMessageBytes <= 0 {
 		o.MaxMessageBytes = 64 << 20

@@ -189,14 +189,10 @@ func (s *stdioTransport) exitError() error {
 func (s *stdioTransport) handleLine(line []byte, tooBig bool) {
 	if tooBig {
 		id, ok := scanID(line)
-		msg := fmt.Sprintf("server sent a message larger than %d bytes; it was dropped", s.maxMsg)
-		s.events.publish(Event{Kind: EventNotice, Level: "error", Text: msg})
-		if ok {
-			s.deliver(id, &transport.JSONRPCResponse{
-				JSONRPC: mcp.JSONRPC_VERSION, ID: id,
-				Error: &mcp.JSONRPCErrorDetails{Code: mcp.INTERNAL_ERROR, Message: "mcpterm: " + msg},
-			})
+		if !ok {
+			_, id, ok = scanLine(line)
 		}
+		s.refuse(id, ok, fmt.Sprintf("a message larger than %d bytes (the limit)", s.maxMsg))
 		return
 	}
 	var base struct {
@@ -209,7 +205,7 @@ func (s *stdioTransport) handleLine(line []byte, tooBig bool) {
 		return
 	}
 	if err := json.Unmarshal(line, &base); err != nil {
-		s.events.publish(Event{Kind: EventGarbage, Level: "warning", Text: string(line)})
+		s.unreadable(line, err)
 		return
 	}
 	switch {
@@ -235,7 +231,7 @@ func (s *stdioTransport) handleLine(line []byte, tooBig bool) {
 	case base.ID != nil:
 		var resp transport.JSONRPCResponse
 		if err := json.Unmarshal(line, &resp); err != nil {
-			s.events.publish(Event{Kind: EventGarbage, Level: "warning", Text: string(line)})
+			s.unreadable(line, err)
 			return
 		}
 		s.deliver(resp.ID, &resp)

@@ -1,7 +1,5 @@
 package tokens
 
-import "container/heap"
-
 // mergeCount runs tiktoken's byte-pair merge over one piece and returns the
 // number of tokens it ends with. tiktoken merges, at every step, the adjacent
 // pair of lowest rank, the leftmost one on ties; a heap ordered by (rank,
@@ -38,10 +36,10 @@ func mergeCount(piece string, ranks map[string]int) int {
 			h = append(h, p)
 		}
 	}
-	heap.Init(&h)
+	h.init()
 	parts := n
-	for h.Len() > 0 {
-		p := heap.Pop(&h).(pair)
+	for len(h) > 0 {
+		p := h.pop()
 		if !alive[p.left] || !alive[p.right] || gen[p.left] != p.lgen || gen[p.right] != p.rgen || next[p.left] != p.right {
 			continue
 		}
@@ -58,7 +56,7 @@ func mergeCount(piece string, ranks map[string]int) int {
 		parts--
 		for _, i := range [2]int32{prev[l], l} {
 			if p, ok := candidate(i); ok {
-				heap.Push(&h, p)
+				h.push(p)
 			}
 		}
 	}
@@ -71,20 +69,65 @@ type pair struct {
 	lgen, rgen  uint32
 }
 
+// pairHeap is a min-heap of pairs by (rank, left). It is written out
+// rather than used through container/heap, whose interface boxes every
+// pushed and popped pair: three allocations per merge, which made a 10 MB
+// stretch of one letter cost 30 million of them.
 type pairHeap []pair
 
-func (h pairHeap) Len() int { return len(h) }
-func (h pairHeap) Less(i, j int) bool {
+func (h pairHeap) less(i, j int) bool {
 	if h[i].rank != h[j].rank {
 		return h[i].rank < h[j].rank
 	}
 	return h[i].left < h[j].left
 }
-func (h pairHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *pairHeap) Push(x any)   { *h = append(*h, x.(pair)) }
-func (h *pairHeap) Pop() any {
+
+func (h pairHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h *pairHeap) push(p pair) {
+	*h = append(*h, p)
+	h.up(len(*h) - 1)
+}
+
+func (h *pairHeap) pop() pair {
 	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+	n := len(old) - 1
+	old[0], old[n] = old[n], old[0]
+	*h = old[:n]
+	h.down(0)
+	return old[n]
+}
+
+func (h pairHeap) up(j int) {
+	for j > 0 {
+		i := (j - 1) / 2
+		if !h.less(j, i) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		j = i
+	}
+}
+
+func (h pairHeap) down(i int) {
+	n := len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		j := l
+		if r := l + 1; r < n && h.less(r, l) {
+			j = r
+		}
+		if !h.less(j, i) {
+			return
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
 }

@@ -9,7 +9,9 @@ import (
 )
 
 // MaxText bounds one text handed to Count, so a hostile server's 100 MB
-// description becomes an error instead of a stalled report.
+// description becomes an error instead of a stalled report; Estimate
+// samples such a text instead. Texts over 256 KB are counted in chunks
+// (big.go), so memory does not grow with the text, only time.
 const MaxText = 32 << 20
 
 // DefaultCacheBytes is the default cache budget (bytes of cached text per
@@ -124,7 +126,15 @@ func (c *Counter) TryCount(text string) (n int, ok bool, err error) {
 
 func (c *Counter) count(text string) (int, error) {
 	if len(text) > MaxText {
-		return 0, fmt.Errorf("text of %d bytes is over the %d-byte counting limit", len(text), MaxText)
+		return 0, fmt.Errorf("text of %d bytes is over the %d-byte counting limit (Estimate samples it)", len(text), MaxText)
+	}
+	if len(text) > bigText {
+		c.misses.Add(1)
+		n, exact := c.countChunks(text, true)
+		if !exact {
+			return 0, &InexactError{Bytes: len(text)}
+		}
+		return n, nil
 	}
 	if c.cacheBytes == 0 {
 		c.encodes.Add(1)

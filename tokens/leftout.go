@@ -23,6 +23,10 @@ type LeftOutPart struct {
 // itself; until then the report measures it from the raw tools.
 func LeftOutKinds() []string { return []string{"icons", "_meta", "$schema", "x-*"} }
 
+// leftOut measures the left-out kinds over a set's tools. A tool is
+// counted whole only when it carries one of them, and a tool whose text
+// cannot be counted exactly (too big, or uncuttable) is passed over rather
+// than failing the report: its parts are then missing from the figures.
 func leftOut(c *Counter, set *toolset.Set) (map[string]LeftOutPart, error) {
 	out := map[string]LeftOutPart{}
 	for _, k := range LeftOutKinds() {
@@ -32,19 +36,23 @@ func leftOut(c *Counter, set *toolset.Set) (map[string]LeftOutPart, error) {
 		if t.Raw == nil || t.Raw.Kind != ojson.Object {
 			continue
 		}
-		full, err := c.Count(t.Raw.Compact())
-		if err != nil {
-			return nil, err
-		}
+		full := -1
+	kinds:
 		for _, k := range LeftOutKinds() {
 			stripped := t.Raw.Clone()
 			n := stripTool(stripped, k)
 			if n == 0 {
 				continue
 			}
+			if full < 0 {
+				var err error
+				if full, err = c.Count(t.Raw.Compact()); err != nil {
+					break kinds
+				}
+			}
 			rest, err := c.Count(stripped.Compact())
 			if err != nil {
-				return nil, err
+				break kinds
 			}
 			p := out[k]
 			p.Count += n

@@ -48,7 +48,16 @@ import (
 const fnvOffset, fnvPrime = 2166136261, 16777619
 
 // segments calls fn with each segment of text, in order.
-func segments(text string, fn func(seg string)) {
+func segments(text string, fn func(seg string)) { cutText(text, false, fn) }
+
+// exactPieces calls fn with the text between every exact cut, taken or not
+// (words, JSON tokens): the finest split whose counts add up, for counting a
+// big text in chunks whatever its repetitions (periodic text may hash to no
+// taken cut at all).
+func exactPieces(text string, fn func(seg string)) { cutText(text, true, fn) }
+
+// cutText cuts text at the segment cuts, or with every at each candidate too.
+func cutText(text string, every bool, fn func(seg string)) {
 	start := 0
 	h := uint32(fnvOffset)         // FNV-1a of the bytes since the previous candidate
 	inBlank, sawNL := false, false // the ASCII whitespace run ending at i-1
@@ -79,7 +88,7 @@ func segments(text string, fn func(seg string)) {
 			candidate = 'a' <= next && next <= 'z' || 'A' <= next && next <= 'Z' || '0' <= next && next <= '9'
 		}
 		if candidate {
-			cut = h%8 == 0
+			cut = every || h%8 == 0
 			h = fnvOffset
 		}
 		if cut {

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -63,7 +64,8 @@ func BenchmarkFirstFrame(b *testing.B) {
 // it does), the model taking it, the report Cmd it asks for, and the model
 // taking the report — against tokens.BuildWith on the same list, which is
 // what `mcpterm tokens` does. Both count with the counter cache off, so
-// every text is counted afresh in every iteration.
+// every text is counted afresh in every iteration. The 20,000-tool case
+// runs with MCPTERM_BENCH_LARGE=1.
 func BenchmarkListToCounts(b *testing.B) {
 	cs := tokens.NewCounters(tokens.CacheBytes(0))
 	c, err := cs.Get(tokens.DefaultEncoding)
@@ -73,12 +75,17 @@ func BenchmarkListToCounts(b *testing.B) {
 	if err := c.Wait(context.Background()); err != nil {
 		b.Fatal(err)
 	}
-	for _, n := range []int{1000, 5000} {
+	sizes := []int{1000, 5000}
+	if os.Getenv("MCPTERM_BENCH_LARGE") != "" {
+		sizes = append(sizes, 20000) // minutes: opt-in
+	}
+	for _, n := range sizes {
 		set := bigSet(n)
 		b.Run(fmt.Sprintf("%d/model", n), func(b *testing.B) {
 			e := setEnv(b, set)
 			e.opts.Counters = cs
 			hs := newHarness(b, e.opts, 160, 48)
+			hs.patience = 20 * time.Minute
 			hs.ready()
 			m := hs.m
 			b.ReportAllocs()

@@ -21,6 +21,9 @@ type harness struct {
 	results chan tea.Msg
 	quit    bool
 	seen    []tea.Msg
+	// patience is how long waitFor waits; 0 is 30 s. Benchmarks on tens
+	// of thousands of tools need longer on a loaded machine.
+	patience time.Duration
 }
 
 func newHarness(t testing.TB, opts Options, w, h int) *harness {
@@ -78,7 +81,11 @@ func (h *harness) dispatch(msg tea.Msg) {
 // waitFor processes Cmd results until one satisfies pred.
 func (h *harness) waitFor(what string, pred func(tea.Msg) bool) tea.Msg {
 	h.t.Helper()
-	deadline := time.After(30 * time.Second)
+	patience := h.patience
+	if patience <= 0 {
+		patience = 30 * time.Second
+	}
+	deadline := time.After(patience)
 	for {
 		select {
 		case msg := <-h.results:

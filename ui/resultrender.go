@@ -42,14 +42,16 @@ func renderResults(r *run, k renderKey, st Styles, c *tokens.Counter, sanitize f
 			write("\n\n")
 		}
 		starts = append(starts, line)
-		n := -1
+		// Estimate counts a result of any size in bounded memory, saying
+		// "≈" when it had to cut or sample.
+		n, label := -1, ""
 		if res.Outcome.Result != nil && c != nil {
-			if cnt, err := c.Count(res.Outcome.Result.Compact()); err == nil {
-				n = cnt
+			if e, err := c.Estimate(res.Outcome.Result.Compact()); err == nil {
+				n, label = e.N, e.String()
 			}
 		}
 		toks = append(toks, n)
-		write(itemHeader(r, i, n, st, sanitize) + "\n" + st.Muted.Render("↳ ") + widget.Highlight(st.Syntax, lexerOfSyntax(r.plan.Syntax), sanitize(callText(r, it))) + "\n")
+		write(itemHeader(r, i, label, st, sanitize) + "\n" + st.Muted.Render("↳ ") + widget.Highlight(st.Syntax, lexerOfSyntax(r.plan.Syntax), sanitize(callText(r, it))) + "\n")
 		out := res.Outcome
 		if res.Call != nil && res.Call.SchemaErr != nil {
 			write(st.Warn.Render("⚠ structuredContent: "+oneLine(sanitize(res.Call.SchemaErr.Error()))) + "\n")
@@ -120,7 +122,9 @@ func markdownRenderer(st Styles, width int) func(string) string {
 	}
 }
 
-func itemHeader(r *run, i, toks int, st Styles, sanitize func(string) string) string {
+// itemHeader is an item's first line; tok is its result's token count as
+// tokens.Estimate labels it ("" when not counted).
+func itemHeader(r *run, i int, tok string, st Styles, sanitize func(string) string) string {
 	it, res := r.item(i)
 	var parts []string
 	name := safe.Name(sanitize(firstNonEmpty(it.Tool, it.Operation)))
@@ -146,8 +150,8 @@ func itemHeader(r *run, i, toks int, st Styles, sanitize func(string) string) st
 	if res.Call != nil && res.Call.Duration > 0 {
 		parts = append(parts, st.Muted.Render(fmtDuration(res.Call.Duration)))
 	}
-	if toks >= 0 {
-		parts = append(parts, st.Muted.Render(thousands(toks)+" tok"))
+	if tok != "" {
+		parts = append(parts, st.Muted.Render(tok))
 	}
 	return strings.Join(parts, st.Subtle.Render(" · "))
 }

@@ -45,6 +45,12 @@ func ShortCodes(names []string) map[string]string {
 			taken[n] = true
 		}
 	}
+	// next remembers, per numbered stem, the first number fallbackCode has
+	// not yet seen taken: codes are only ever taken, never freed, so the
+	// numbers below it need no second look. Without it every tool that falls
+	// back walks the same taken numbers again, which on 20,000 tools of
+	// similar names was most of the time spent on codes.
+	next := map[string]int{}
 	for _, n := range uniq {
 		if _, done := out[n]; done {
 			continue
@@ -57,7 +63,7 @@ func ShortCodes(names []string) map[string]string {
 			}
 		}
 		if code == "" {
-			code = fallbackCode(n, func(c string) bool { return free(c, n) })
+			code = fallbackCode(n, func(c string) bool { return free(c, n) }, next)
 		}
 		if code != "" {
 			out[n] = code
@@ -215,7 +221,9 @@ func allocations(k, total int) [][]int {
 
 // fallbackCode numbers the name's initials, then walks the whole code space
 // in a name-dependent order, so it always finds a code while one is free.
-func fallbackCode(name string, free func(string) bool) string {
+// next holds, per stem, the first number not yet seen taken (see ShortCodes);
+// the codes it returns are the same as without it, only found sooner.
+func fallbackCode(name string, free func(string) bool, next map[string]int) string {
 	base := "t"
 	if c := candidates(name); len(c) > 0 {
 		base = c[0]
@@ -229,8 +237,13 @@ func fallbackCode(name string, free func(string) bool) string {
 		for i := 0; i < 4-l; i++ {
 			limit *= 10
 		}
-		for n := 2; n < limit; n++ {
-			if c := stem + strconv.Itoa(n); len(c) <= 4 && free(c) {
+		for n := max(2, next[stem]); n < limit; n++ {
+			c := stem + strconv.Itoa(n)
+			if len(c) > 4 {
+				break
+			}
+			next[stem] = n + 1 // taken now, or by the caller once returned
+			if free(c) {
 				return c
 			}
 		}
