@@ -90,6 +90,7 @@ func (s *stdioTransport) Start(ctx context.Context) error {
 	cmd.Env = s.env
 	cmd.Dir = s.dir
 	cmd.WaitDelay = time.Second
+	ownGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return err
@@ -427,32 +428,62 @@ func (s *stdioTransport) shutdown(why error) {
 	close(s.done)
 }
 
-// Close ends the server politely (stdin closed), then firmly (SIGTERM), then
-// for good (SIGKILL).
+// Close ends the server politely (stdin closed), then firmly (SIGTERM to
+// its process group), then for good (SIGKILL to the group), a grace period
+// apart. Once the server itself is gone, what it left running in its group
+// (a child that ignores the closed stdin too) gets the same: SIGTERM, a
+// grace period, SIGKILL. So a server that ignores EOF and SIGTERM costs
+// two grace periods, and nothing it started outlives mcpterm unless it
+// left the group on purpose (setsid), which only WaitDelay then bounds.
 func (s *stdioTransport) Close() error {
 	s.closeOnce.Do(func() {
 		s.shutdown(transport.ErrTransportClosed)
 		if s.cmd == nil {
 			return
 		}
-		s.wmu.Lock()
+		// Not under wmu: a write blocked on a server that no longer reads
+		// its stdin would hold it forever; closing the pipe ends that write.
 		_ = s.stdin.Close()
-		s.wmu.Unlock()
-		select {
-		case <-s.exited:
-			return
-		case <-time.After(s.grace):
+		if !s.waitExit(s.grace) {
+			signalGroup(s.cmd.Process, syscall.SIGTERM)
+			if !s.waitExit(s.grace) {
+				signalGroup(s.cmd.Process, syscall.SIGKILL)
+				<-s.exited
+			}
 		}
-		_ = s.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-s.exited:
-			return
-		case <-time.After(s.grace):
-		}
-		_ = s.cmd.Process.Kill()
-		<-s.exited
+		s.endGroup(s.cmd.Process.Pid)
 	})
 	return nil
+}
+
+// waitExit waits up to d for the server process to exit.
+func (s *stdioTransport) waitExit(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-s.exited:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// endGroup ends whatever is left in the server's process group after the
+// server itself has exited: SIGTERM, then SIGKILL if anything is still
+// there a grace period later. With nothing left (the usual case) it costs
+// one kill(2).
+func (s *stdioTransport) endGroup(pgid int) {
+	if !groupAlive(pgid) {
+		return
+	}
+	_ = killGroup(pgid, syscall.SIGTERM)
+	deadline := time.Now().Add(s.grace)
+	for groupAlive(pgid) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if groupAlive(pgid) {
+		_ = killGroup(pgid, syscall.SIGKILL)
+	}
 }
 
 // Stderr returns the last lines the server wrote to stderr.
