@@ -65,10 +65,9 @@ func signalExit(sig os.Signal) int {
 var watchedSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
 // withSignals returns a context the first of the watched signals cancels
-// with an *interrupted cause; on a second one, exit (os.Exit) is called at
-// once with that signal's code, after a line on stderr. stop releases the
-// signals (their default action is back) and cancels the context.
-func withSignals(parent context.Context, stderr io.Writer, exit func(int)) (ctx context.Context, stop func()) {
+// with an *interrupted cause; each later one goes to again. stop releases
+// the signals (their default action is back) and cancels the context.
+func withSignals(parent context.Context, again func(os.Signal)) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	var sigs []os.Signal
 	for _, s := range watchedSignals {
@@ -89,9 +88,7 @@ func withSignals(parent context.Context, stderr io.Writer, exit func(int)) (ctx 
 					cancel(&interrupted{sig: s})
 					continue
 				}
-				fmt.Fprintf(stderr, "mcpterm: %s again: exiting at once\n", signalName(s))
-				exit(signalExit(s))
-				return
+				again(s)
 			case <-done:
 				return
 			}
@@ -104,13 +101,28 @@ func withSignals(parent context.Context, stderr io.Writer, exit func(int)) (ctx 
 	}
 }
 
+// exitAtOnce is what a second signal does to a command: a line on stderr
+// and exit with the signal's code, not waiting for the server to close.
+func exitAtOnce(stderr io.Writer, exit func(int)) func(os.Signal) {
+	return func(s os.Signal) {
+		fmt.Fprintf(stderr, "mcpterm: %s again: exiting at once\n", signalName(s))
+		exit(signalExit(s))
+	}
+}
+
 // runContext is the context a command runs under: one the signals cancel
 // when c.signals is set (main sets it), else one that never ends.
 func (c *cli) runContext() (context.Context, func()) {
+	return c.signalContext(nil)
+}
+
+// signalContext is runContext with the face's own answer to a second
+// signal (the workbench kills its program, so the terminal is restored).
+func (c *cli) signalContext(again func(os.Signal)) (context.Context, func()) {
 	if c.signals == nil {
 		return context.Background(), func() {}
 	}
-	return c.signals()
+	return c.signals(again)
 }
 
 // interruption is the signal that ended ctx, if one did.

@@ -51,13 +51,19 @@ type cli struct {
 	errs *errorSink
 	// signals makes the context a command that talks to a server runs
 	// under (runContext, cmd_signal.go): main's ends on SIGINT, SIGTERM and
-	// SIGHUP; nil is a context that never ends (tests in the process).
-	signals func() (context.Context, func())
+	// SIGHUP, and calls again on a second signal (nil: exit at once); nil
+	// is a context that never ends (tests in the process).
+	signals func(again func(os.Signal)) (context.Context, func())
 }
 
 func main() {
 	c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
-	c.signals = func() (context.Context, func()) { return withSignals(context.Background(), os.Stderr, os.Exit) }
+	c.signals = func(again func(os.Signal)) (context.Context, func()) {
+		if again == nil {
+			again = exitAtOnce(os.Stderr, os.Exit)
+		}
+		return withSignals(context.Background(), again)
+	}
 	os.Exit(c.run(os.Args[1:]))
 }
 

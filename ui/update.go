@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
@@ -160,6 +161,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 
 	case draftTickMsg:
+		m.drafts.tickSince = time.Time{}
 		if m.quitting {
 			return nil
 		}
@@ -223,6 +225,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 
 	case quitConfirmedMsg:
 		return m.quit(msg.saveFirst)
+
+	case ShutdownMsg:
+		return m.quit(false)
 
 	case saveAsMsg:
 		return m.saveFileCmd(msg.path, msg.data, msg.what)
