@@ -244,11 +244,43 @@ func TestHostileSignalsExitCodes(t *testing.T) {
 		{"signals/malformed-list", []string{"tokens"}, exitConnect, "tools/list"},
 	} {
 		t.Run(tc.scenario+" "+strings.Join(tc.args, " "), func(t *testing.T) {
+			t.Parallel()
 			args := append(append(tc.args, "--"), hostileServer(t, tc.scenario)...)
 			r := runMcpterm(t, hangLimit, nil, args...)
 			if r.Code != tc.code || !strings.Contains(r.Stderr, tc.stderr) {
 				t.Fatalf("exit %d, want %d; stderr %q (want %q); stdout %q", r.Code, tc.code, r.Stderr, tc.stderr, r.Stdout)
 			}
 		})
+	}
+}
+
+// A second signal exits at once: here while mcpterm waits for a server
+// that ignores its closed stdin (the note "stdin closed" says it is in
+// that wait, which lasts two grace periods before the group is killed),
+// so the exit is the second signal's, 130, not the first's, 143. The
+// server is left to the test's cleanup: that is the price of "at once".
+func TestHostileSignalsSecondSignalExitsAtOnce(t *testing.T) {
+	var server, child int
+	fifo, lines := notesFIFO(t)
+	args := append([]string{"call", "--yes", "-e", `(wait)`, "--"}, hostileServer(t, "signals/ignore-eof@"+fifo)...)
+	p := startMcpterm(t, nil, args...)
+	if _, err := fmt.Sscanf(await(t, lines, "pids "), "pids %d %d", &server, &child); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-server, syscall.SIGKILL)
+		_ = syscall.Kill(child, syscall.SIGKILL)
+	})
+	await(t, lines, "call started")
+	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	await(t, lines, "stdin closed")
+	if err := p.cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	r := p.wait(t, hangLimit)
+	if r.Code != exitInterrupted || !strings.Contains(r.Stderr, "mcpterm: SIGINT again: exiting at once") {
+		t.Fatalf("exit %d, stderr %q", r.Code, r.Stderr)
 	}
 }

@@ -129,7 +129,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 
 	case checkMsg:
-		if msg.seq == m.composer.seq {
+		// Once quitting, the screen stays as it was: the quit's writes (a
+		// draft, closing the server) must not show a check landing late.
+		if msg.seq == m.composer.seq && !m.quitting {
 			m.composer.takeCheck(msg.seq, msg.check)
 			if msg.check.plan != nil {
 				m.composer.syntax = msg.check.plan.Syntax
@@ -252,6 +254,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case composerEditedMsg:
 		return tea.Batch(m.checkSoonCmd(), m.autosaveCmd())
 	case checkTickMsg:
+		if m.quitting {
+			return nil
+		}
 		return m.checkCmd()
 	case runMsg:
 		return m.requestRun()
