@@ -6,7 +6,9 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -222,9 +224,11 @@ func reap(t *testing.T, pid int) syscall.WaitStatus {
 	return 0
 }
 
-// Exit codes for the failures a server causes, per command: a handshake
+// Exit codes, per command: 0 and 1 from a server that behaves, 2 for a
+// call it cannot take, and for the failures a server causes: a handshake
 // that never ends is a timeout (4), an answer that is not MCP a
-// connection failure (3), never a tool error (1).
+// connection failure (3), never a tool error (1). 130 and 143 are the
+// tests above.
 func TestHostileSignalsExitCodes(t *testing.T) {
 	for _, tc := range []struct {
 		scenario string
@@ -232,16 +236,28 @@ func TestHostileSignalsExitCodes(t *testing.T) {
 		code     int
 		stderr   string
 	}{
+		{"signals/answers", []string{"tools"}, exitOK, ""},
+		{"signals/answers", []string{"call", "--yes", "-e", `(echo :q "hi")`}, exitOK, ""},
+		{"signals/answers", []string{"call", "--yes", "-e", `(echo :q "fail")`}, exitToolError, ""},
+		{"signals/answers", []string{"call", "--yes", "--output", "json", "-e", `(echo :q "fail")`}, exitToolError, `"kind":"tool"`},
+		{"signals/answers", []string{"call", "-e", `(nope)`}, exitUsage, "unknown tool"},
+		{"signals/answers", []string{"call", "-e", `(echo :q "x")`}, exitUsage, "refused"},
+		{"signals/answers", []string{"tools", "--format", "nope"}, exitUsage, "nope"},
 		{"signals/silent-init", []string{"tools", "--timeout", "1s"}, exitTimeout, "timed out"},
 		{"signals/silent-init", []string{"call", "--timeout", "1s", "-e", "(echo)"}, exitTimeout, "timed out"},
 		{"signals/silent-init", []string{"resources", "--timeout", "1s"}, exitTimeout, "timed out"},
 		{"signals/silent-init", []string{"prompts", "--timeout", "1s"}, exitTimeout, "timed out"},
 		{"signals/silent-init", []string{"tokens", "--timeout", "1s"}, exitTimeout, "timed out"},
+		{"signals/silent-init", []string{"convert", "--timeout", "1s"}, exitTimeout, "timed out"},
+		{"signals/silent-init", []string{"serve", "--timeout", "1s"}, exitTimeout, "timed out"},
+		{"signals/silent-init", []string{"tools", "--timeout", "1s", "--format", "json"}, exitTimeout, `"kind":"timeout"`},
 		{"signals/malformed-answer", []string{"call", "--yes", "-e", `(echo :q "x")`}, exitConnect, ""},
 		{"signals/malformed-answer", []string{"call", "--yes", "--output", "json", "-e", `(echo :q "x")`}, exitConnect, `"kind":"connection"`},
 		{"signals/malformed-list", []string{"tools"}, exitConnect, "tools/list"},
 		{"signals/malformed-list", []string{"call", "-e", "(echo)"}, exitConnect, "tools/list"},
 		{"signals/malformed-list", []string{"tokens"}, exitConnect, "tools/list"},
+		{"signals/malformed-list", []string{"convert"}, exitConnect, "tools/list"},
+		{"signals/malformed-list", []string{"tools", "--format", "json"}, exitConnect, `"kind":"connection"`},
 	} {
 		t.Run(tc.scenario+" "+strings.Join(tc.args, " "), func(t *testing.T) {
 			t.Parallel()
@@ -283,4 +299,58 @@ func TestHostileSignalsSecondSignalExitsAtOnce(t *testing.T) {
 	if r.Code != exitInterrupted || !strings.Contains(r.Stderr, "mcpterm: SIGINT again: exiting at once") {
 		t.Fatalf("exit %d, stderr %q", r.Code, r.Stderr)
 	}
+}
+
+// serve stops on SIGTERM as a service does: the upstream call in flight is
+// cancelled (the server hears notifications/cancelled), the gateway and
+// the server are closed, and the exit is 0. Its stdin stays open, so it is
+// the signal that ends it, not EOF.
+func TestHostileSignalsServeShutsDown(t *testing.T) {
+	fifo, lines := notesFIFO(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, append([]string{mainArg, "serve", "--yes", "--"}, hostileServer(t, "signals/slow-call@"+fifo)...)...)
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "NO_COLOR=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	go func() { _, _ = io.Copy(io.Discard, stdout) }()
+	for _, m := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"mcp_term","arguments":{"expr":"(wait)"}}}`,
+	} {
+		if _, err := io.WriteString(stdin, m+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	await(t, lines, "call started")
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	await(t, lines, "cancelled")
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve ended with %v; stderr %q", err, stderr.String())
+		}
+	case <-time.After(hangLimit):
+		t.Fatalf("serve did not stop within %v; stderr %q", hangLimit, stderr.String())
+	}
+	stdin.Close()
 }

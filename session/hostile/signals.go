@@ -27,6 +27,8 @@ import (
 //	signals/malformed-answer   tools/call's result is not a CallToolResult
 //	                           (a JSON array)
 //	signals/malformed-list     tools/list's "tools" is a string
+//	signals/answers            a well-behaved echo whose call with q "fail"
+//	                           reports isError (for exits 0 and 1)
 //
 // FILE is where the test watches (a FIFO, so it waits on events and never
 // on time); it is opened once, for writing, when the server starts.
@@ -60,6 +62,23 @@ func serveSignals(scenario string, in io.Reader, out, errOut io.Writer) error {
 			Tools: []map[string]any{Tool("echo", "Echoes q.")},
 			Call: func(s *Server, m Msg) {
 				s.Send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": []int{1, 2, 3}})
+			},
+		}, in, out)
+	case "signals/answers":
+		return Run(Script{
+			Tools: []map[string]any{Tool("echo", "Echoes q.")},
+			Call: func(s *Server, m Msg) {
+				var p struct {
+					Arguments struct {
+						Q string `json:"q"`
+					} `json:"arguments"`
+				}
+				_ = json.Unmarshal(m.Params, &p)
+				res := Text(p.Arguments.Q)
+				if p.Arguments.Q == "fail" {
+					res["isError"] = true
+				}
+				s.Result(m.ID, res)
 			},
 		}, in, out)
 	case "signals/malformed-list":
