@@ -56,6 +56,11 @@ type stdioTransport struct {
 	onRequest transport.RequestHandler
 
 	closeOnce sync.Once
+	// life orders Start and Close, which a connect given up on (a signal,
+	// its timeout) can call at once: a Close during Start waits for the
+	// process to exist and then ends it, and a Start after Close refuses,
+	// so no server is left running unseen.
+	life sync.Mutex
 }
 
 // ServerExitError reports that a stdio server went away. Stderr holds the
@@ -84,6 +89,14 @@ func newStdioTransport(command string, args, env []string, dir string, maxMsg in
 }
 
 func (s *stdioTransport) Start(ctx context.Context) error {
+	s.life.Lock()
+	defer s.life.Unlock()
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return transport.ErrTransportClosed
+	}
 	// The process must outlive ctx (which only bounds connecting), so it is
 	// not started with exec.CommandContext.
 	cmd := exec.Command(s.command, s.args...)
@@ -437,6 +450,8 @@ func (s *stdioTransport) shutdown(why error) {
 // left the group on purpose (setsid), which only WaitDelay then bounds.
 func (s *stdioTransport) Close() error {
 	s.closeOnce.Do(func() {
+		s.life.Lock()
+		defer s.life.Unlock()
 		s.shutdown(transport.ErrTransportClosed)
 		if s.cmd == nil {
 			return
