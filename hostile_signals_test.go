@@ -99,10 +99,13 @@ func interruptCall(t *testing.T, scenario string, sig os.Signal, before func(<-c
 		before(lines)
 	}
 	await(t, lines, "call started")
+	sent := time.Now()
 	if err := p.cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
-	return p.wait(t, hangLimit), lines, state, audit
+	r := p.wait(t, hangLimit)
+	t.Logf("%s: mcpterm ended %v after %v", scenario, time.Since(sent).Round(time.Millisecond), sig)
+	return r, lines, state, audit
 }
 
 // Ctrl-C on a call in flight: the server is told to cancel it, the call is
@@ -185,6 +188,28 @@ func TestHostileSignalsServerIgnoresEOF(t *testing.T) {
 	}
 	if err := syscall.Kill(server, 0); !errors.Is(err, syscall.ESRCH) {
 		t.Errorf("the server %d is still there: %v", server, err)
+	}
+}
+
+// A server that exits when its stdin closes but leaves a child behind
+// (one that ignores SIGTERM): closing the server ends the child too.
+func TestHostileSignalsOrphanedChild(t *testing.T) {
+	becomeSubreaper(t)
+	fifo, lines := notesFIFO(t)
+	p := startMcpterm(t, nil, append([]string{"tools", "--"}, hostileServer(t, "signals/orphan@"+fifo)...)...)
+	var server, child int
+	if _, err := fmt.Sscanf(await(t, lines, "pids "), "pids %d %d", &server, &child); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(child, syscall.SIGKILL) })
+	if r := p.wait(t, hangLimit); r.Code != exitOK || !strings.Contains(r.Stdout, "wait") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
+	}
+	if ws := reap(t, child); !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
+		t.Errorf("the orphaned child ended with %v, want killed by SIGKILL (it ignores SIGTERM)", ws)
+	}
+	if err := syscall.Kill(-server, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("kill(-%d, 0) = %v: the server's process group is still there", server, err)
 	}
 }
 

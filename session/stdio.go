@@ -459,16 +459,27 @@ func (s *stdioTransport) Close() error {
 		// Not under wmu: a write blocked on a server that no longer reads
 		// its stdin would hold it forever; closing the pipe ends that write.
 		_ = s.stdin.Close()
-		if !s.waitExit(s.grace) {
+		if !s.waitExit(s.grace) && !s.leaderGone() {
 			signalGroup(s.cmd.Process, syscall.SIGTERM)
-			if !s.waitExit(s.grace) {
+			if !s.waitExit(s.grace) && !s.leaderGone() {
+				// Nothing in the group survives this, so there is nothing
+				// left for endGroup.
 				signalGroup(s.cmd.Process, syscall.SIGKILL)
 				<-s.exited
+				return
 			}
 		}
 		s.endGroup(s.cmd.Process.Pid)
+		<-s.exited // at most WaitDelay once the group is gone
 	})
 	return nil
+}
+
+// leaderGone reports a server process that has exited although exited
+// has not closed yet: Wait is still copying its stderr, which a child it
+// left behind holds open. That child is endGroup's.
+func (s *stdioTransport) leaderGone() bool {
+	return errors.Is(s.cmd.Process.Signal(syscall.Signal(0)), os.ErrProcessDone)
 }
 
 // waitExit waits up to d for the server process to exit.

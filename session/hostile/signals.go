@@ -22,6 +22,8 @@ import (
 //	signals/ignore-eof@FILE    slow-call that also ignores stdin EOF and
 //	                           SIGTERM, and starts a child (signals/linger)
 //	                           that does too; first notes "pids SERVER CHILD"
+//	signals/orphan@FILE        a server that exits on EOF but leaves behind
+//	                           its child (signals/linger); notes "pids"
 //	signals/linger             ignores SIGTERM and waits (the child above)
 //	signals/silent-init        reads everything, answers nothing
 //	signals/malformed-answer   tools/call's result is not a CallToolResult
@@ -49,7 +51,9 @@ func serveSignals(scenario string, in io.Reader, out, errOut io.Writer) error {
 		defer n.close()
 		return Run(slowCall(n), in, out)
 	case "signals/ignore-eof":
-		return ignoreEOF(file, in, out)
+		return ignoreEOF(file, in, out, true)
+	case "signals/orphan":
+		return ignoreEOF(file, in, out, false)
 	case "signals/linger":
 		signal.Ignore(syscall.SIGTERM)
 		time.Sleep(lingerFor)
@@ -137,10 +141,13 @@ func slowCall(n *notes) Script {
 	}
 }
 
-// ignoreEOF is slow-call that will not go: it ignores SIGTERM, outlives
-// its stdin, and leaves a child (in its process group) that does the same.
-func ignoreEOF(file string, in io.Reader, out io.Writer) error {
-	signal.Ignore(syscall.SIGTERM)
+// ignoreEOF is slow-call with a child (in its process group) that ignores
+// SIGTERM and its stdin; with stay, the server does the same, else it
+// exits on EOF and leaves the child behind.
+func ignoreEOF(file string, in io.Reader, out io.Writer, stay bool) error {
+	if stay {
+		signal.Ignore(syscall.SIGTERM)
+	}
 	n, err := openNotes(file)
 	if err != nil {
 		return err
@@ -159,6 +166,8 @@ func ignoreEOF(file string, in io.Reader, out io.Writer) error {
 	n.say("pids %d %d", os.Getpid(), child.Process.Pid)
 	_ = Run(slowCall(n), in, out)
 	n.say("stdin closed")
-	time.Sleep(lingerFor)
+	if stay {
+		time.Sleep(lingerFor)
+	}
 	return nil
 }
