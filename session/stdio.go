@@ -447,7 +447,8 @@ func (s *stdioTransport) shutdown(why error) {
 // (a child that ignores the closed stdin too) gets the same: SIGTERM, a
 // grace period, SIGKILL. So a server that ignores EOF and SIGTERM costs
 // two grace periods, and nothing it started outlives mcpterm unless it
-// left the group on purpose (setsid), which only WaitDelay then bounds.
+// left the group on purpose (setsid); then WaitDelay bounds only how long
+// mcpterm waits for the output such a process holds open.
 func (s *stdioTransport) Close() error {
 	s.closeOnce.Do(func() {
 		s.life.Lock()
