@@ -128,7 +128,8 @@ func (c *cli) runCall(args []string) int {
 		return exitUsage
 	}
 
-	ctx := context.Background()
+	ctx, stop := c.runContext()
+	defer stop()
 	cn, code := c.connect(ctx, "call", sf, session.Options{})
 	if cn == nil {
 		return code
@@ -136,6 +137,9 @@ func (c *cli) runCall(args []string) int {
 	defer cn.close()
 	set, err := cn.s.Tools(ctx)
 	if err != nil {
+		if code, ok := c.interrupted(ctx, "call", "listing the tools"); ok {
+			return code
+		}
 		fmt.Fprintf(c.stderr, "mcpterm call: listing tools: %s\n", c.clean(cn.redactor, err.Error()))
 		return exitFor(err)
 	}
@@ -251,6 +255,9 @@ func (c *cli) runPlan(ctx context.Context, cn *connection, codec *calls.Codec, p
 	}
 	cut := emit(cn.redactor, cf.out.maxOutput, text)
 	runner.WriteAudit(res, len(text), cut)
+	if code, ok := c.interruptedRun(ctx, res); ok {
+		return code
+	}
 
 	exit := exitOK
 	for i, it := range res.Items {
@@ -262,6 +269,33 @@ func (c *cli) runPlan(ctx context.Context, cn *connection, codec *calls.Codec, p
 		}
 	}
 	return exit
+}
+
+// interruptedRun reports a run a signal cut short (cmd_signal.go): the
+// calls it cancelled in flight (each already in the history and the audit
+// log as cancelled) and those it kept from starting. A run that was
+// complete when the signal came ends as it would have.
+func (c *cli) interruptedRun(ctx context.Context, res *session.RunResult) (int, bool) {
+	if _, ok := interruption(ctx); !ok {
+		return 0, false
+	}
+	inFlight, notRun := 0, 0
+	for _, it := range res.Items {
+		switch {
+		case it.Call != nil && session.Classify(it.Call.Err) == session.ClassCancelled:
+			inFlight++
+		case it.Call == nil && it.Outcome.Err != nil && it.Outcome.Err.Kind == calls.FailCancelled:
+			notRun++
+		}
+	}
+	if inFlight+notRun == 0 {
+		return 0, false
+	}
+	what := plural(inFlight, "call") + " in flight"
+	if notRun > 0 {
+		what += ", " + plural(notRun, "call") + " not started"
+	}
+	return c.interrupted(ctx, "call", what)
 }
 
 // itemExit is the exit code one item earns: an AQL request answered

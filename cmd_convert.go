@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -153,7 +152,8 @@ func (c *cli) runConvert(args []string) int {
 // or stdin. It returns the exit code to end with when the set is nil.
 func (c *cli) convertInput(sf *serverFlags, live bool, pos []string) (string, *toolset.Set, int) {
 	if live {
-		ctx := context.Background()
+		ctx, stop := c.runContext()
+		defer stop()
 		cn, code := c.connect(ctx, "convert", sf, session.Options{})
 		if cn == nil {
 			return "", nil, code
@@ -161,6 +161,9 @@ func (c *cli) convertInput(sf *serverFlags, live bool, pos []string) (string, *t
 		defer cn.close()
 		set, err := cn.s.Tools(ctx)
 		if err != nil {
+			if code, ok := c.interrupted(ctx, "convert", "listing the tools"); ok {
+				return "", nil, code
+			}
 			fmt.Fprintf(c.stderr, "mcpterm convert: listing tools: %s\n", c.clean(cn.redactor, err.Error()))
 			return "", nil, exitFor(err)
 		}

@@ -18,7 +18,10 @@ import (
 //	{"note": {"message": "warning: ..."}}                 a warning or note, in order
 //	{"error": {"kind": "usage", "message": "...", "exit": 2}}   last, when the exit code is not 0
 //
-// kind is "tool" (exit 1), "usage" (2), "connection" (3) or "timeout" (4);
+// kind is "tool" (exit 1), "usage" (2), "connection" (3: the server could
+// not be reached or kept, or answered something that is not MCP), "timeout"
+// (4: a call, or connecting) or "interrupted" (128+N after signal N: 130
+// Ctrl-C, 143 SIGTERM, 129 SIGHUP);
 // message is the error's lines without the "mcpterm CMD: " prefix (a call's
 // source line and caret included), or a sentence naming what failed when the
 // command printed its failure on stdout (a call's (err ...) result). A
@@ -122,6 +125,9 @@ func errorKind(code int) string {
 		return "connection"
 	case exitTimeout:
 		return "timeout"
+	}
+	if code > 128 {
+		return "interrupted"
 	}
 	return "failed"
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"strings"
@@ -59,13 +58,17 @@ func (c *cli) runPrompts(args []string) int {
 		fmt.Fprintln(c.stderr, "mcpterm prompts: --arg needs --get NAME")
 		return exitUsage
 	}
-	ctx := context.Background()
+	ctx, stop := c.runContext()
+	defer stop()
 	cn, code := c.connect(ctx, "prompts", sf, session.Options{})
 	if cn == nil {
 		return code
 	}
 	defer cn.close()
 	fail := func(err error) int {
+		if code, ok := c.interrupted(ctx, "prompts", "the request in flight"); ok {
+			return code
+		}
 		fmt.Fprintf(c.stderr, "mcpterm prompts: %s\n", c.clean(cn.redactor, err.Error()))
 		return exitFor(err)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"strings"
@@ -50,13 +49,17 @@ func (c *cli) runResources(args []string) int {
 	if code, ok := c.parseListCommand("resources", fs, sf, of, args); !ok {
 		return code
 	}
-	ctx := context.Background()
+	ctx, stop := c.runContext()
+	defer stop()
 	cn, code := c.connect(ctx, "resources", sf, session.Options{})
 	if cn == nil {
 		return code
 	}
 	defer cn.close()
 	fail := func(err error) int {
+		if code, ok := c.interrupted(ctx, "resources", "the request in flight"); ok {
+			return code
+		}
 		fmt.Fprintf(c.stderr, "mcpterm resources: %s\n", c.clean(cn.redactor, err.Error()))
 		return exitFor(err)
 	}

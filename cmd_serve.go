@@ -6,10 +6,7 @@ import (
 	"fmt"
 	"log"
 	"net"
-	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/session"
@@ -20,7 +17,9 @@ import (
 // runServe puts the selected server behind the gateway: MCP clients see its
 // tools as one MCP-Term tool or as MCP-AQL endpoints.
 func (c *cli) runServe(args []string) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// A signal (cmd_signal.go) ends ctx: the gateway cancels the upstream
+	// calls, closes its sessions and the server, and serve exits 0.
+	ctx, stop := c.runContext()
 	defer stop()
 	return c.serve(ctx, args, nil)
 }

@@ -135,7 +135,8 @@ func (c *cli) clean(r *safe.Redactor, s string) string { return safe.Text(r.Reda
 // (session.Resolve and session.Connect), reporting a failure on stderr. It
 // returns the exit code to use when the connection is nil: 2 for a mistake
 // in the selection or an unreadable --tools file, 3 for a server that
-// cannot be reached.
+// cannot be reached or answers the handshake with something that is not
+// MCP, 4 for one that does not answer it in time, 128+N after signal N.
 func (c *cli) connect(ctx context.Context, cmd string, sf *serverFlags, base session.Options) (*connection, int) {
 	if base.ClientVersion == "" {
 		base.ClientVersion = c.clientVersion()
@@ -149,10 +150,16 @@ func (c *cli) connect(ctx context.Context, cmd string, sf *serverFlags, base ses
 	s, err := session.Connect(ctx, t)
 	if err != nil {
 		t.Close()
+		if code, ok := c.interrupted(ctx, cmd, "connecting to the server"); ok {
+			return nil, code
+		}
 		// A *session.ConnectError is redacted already.
 		fmt.Fprintf(c.stderr, "mcpterm %s: %s\n", cmd, safe.Text(err.Error()))
-		if session.Classify(err) == session.ClassUsage {
+		switch session.Classify(err) {
+		case session.ClassUsage:
 			return nil, exitUsage
+		case session.ClassTimeout:
+			return nil, exitTimeout // a server that never finishes the handshake
 		}
 		return nil, exitConnect
 	}
@@ -171,7 +178,7 @@ func exitForClass(class session.ErrorClass) int {
 		return exitUsage
 	case session.ClassTimeout:
 		return exitTimeout
-	case session.ClassConnection:
+	case session.ClassConnection, session.ClassProtocol:
 		return exitConnect
 	}
 	return exitToolError

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -179,7 +178,8 @@ func (c *cli) tokensSource(files []string, sf *serverFlags) (toolSetSource, erro
 // tokensLive lists the selected server's tools. Failures are reported here,
 // with the exit codes every subcommand uses.
 func (c *cli) tokensLive(sf *serverFlags) ([]*toolset.Set, error) {
-	ctx := context.Background()
+	ctx, stop := c.runContext()
+	defer stop()
 	cn, code := c.connect(ctx, "tokens", sf, session.Options{})
 	if cn == nil {
 		return nil, &exitCodeError{code}
@@ -187,6 +187,9 @@ func (c *cli) tokensLive(sf *serverFlags) ([]*toolset.Set, error) {
 	defer cn.close()
 	set, err := cn.s.Tools(ctx)
 	if err != nil {
+		if code, ok := c.interrupted(ctx, "tokens", "listing the tools"); ok {
+			return nil, &exitCodeError{code}
+		}
 		fmt.Fprintf(c.stderr, "mcpterm tokens: listing tools: %s\n", c.clean(cn.redactor, err.Error()))
 		return nil, &exitCodeError{exitFor(err)}
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"sort"
@@ -63,7 +62,8 @@ func (c *cli) runTools(args []string) int {
 		fmt.Fprintln(c.stderr, "mcpterm tools:", err)
 		return exitUsage
 	}
-	ctx := context.Background()
+	ctx, stop := c.runContext()
+	defer stop()
 	cn, code := c.connect(ctx, "tools", &o.sf, session.Options{})
 	if cn == nil {
 		return code
@@ -71,6 +71,9 @@ func (c *cli) runTools(args []string) int {
 	defer cn.close()
 	set, err := cn.s.Tools(ctx)
 	if err != nil {
+		if code, ok := c.interrupted(ctx, "tools", "listing the tools"); ok {
+			return code
+		}
 		fmt.Fprintf(c.stderr, "mcpterm tools: %s\n", c.clean(cn.redactor, err.Error()))
 		return exitFor(err)
 	}

@@ -59,8 +59,31 @@ func (c *cli) runTUI(args []string) int {
 		return code
 	}
 	defer target.Close()
-	prog := tea.NewProgram(ui.New(opts))
-	if _, err := prog.Run(); err != nil {
+	// The signals are the workbench's (cmd_signal.go), not Bubble Tea's,
+	// whose SIGTERM ends the program without its quit: the first signal
+	// quits as the user would (the calls cancelled, the draft written, the
+	// session closed), a second kills the program, and either way the
+	// draft is written again once it has stopped, in case the terminal
+	// closing (SIGHUP) ended it before its quit could.
+	prog := tea.NewProgram(ui.New(opts), tea.WithoutSignalHandler())
+	ctx, stop := c.signalContext(func(os.Signal) { prog.Kill() })
+	defer stop()
+	go func() {
+		<-ctx.Done()
+		if _, ok := interruption(ctx); ok {
+			prog.Send(ui.ShutdownMsg{})
+		}
+	}()
+	final, err := prog.Run()
+	if m, ok := final.(*ui.Model); ok {
+		if ferr := m.FlushDraft(); ferr != nil {
+			fmt.Fprintln(c.stderr, "mcpterm: the draft could not be written:", ferr)
+		}
+	}
+	if sig, ok := interruption(ctx); ok {
+		return signalExit(sig)
+	}
+	if err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm:", err)
 		return exitConnect
 	}

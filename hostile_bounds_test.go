@@ -2,8 +2,6 @@ package main
 
 import (
 	"errors"
-	"os"
-	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -17,29 +15,9 @@ import (
 // these servers used to cause). Memory bounds are on the mcpterm process's
 // peak RSS.
 
-// hangLimit is how long any of these may take before it counts as a hang.
-const hangLimit = 90 * time.Second
-
-// resetPeakRSS lowers this test process's own peak RSS to its current RSS,
-// after returning freed memory to the system. It matters because os/exec
-// starts children with vfork: Linux then records the parent's peak RSS as
-// the child's starting maxrss, so a child's MaxRSS is never below the test
-// process's own peak, and a test run after tests that grew the process
-// would measure the test, not mcpterm. (Writing 5 to clear_refs resets the
-// peak; it exists since Linux 4.0.)
-func resetPeakRSS(t *testing.T) {
-	t.Helper()
-	debug.FreeOSMemory()
-	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
-		t.Logf("cannot reset the peak RSS (%v); memory figures include this test process", err)
-	}
-}
-
-// boundsRun is runMcpterm with the peak RSS measured from this process's
-// current size, not its history.
+// boundsRun is runMcpterm with no extra environment.
 func boundsRun(t *testing.T, limit time.Duration, args ...string) procResult {
 	t.Helper()
-	resetPeakRSS(t)
 	return runMcpterm(t, limit, nil, args...)
 }
 

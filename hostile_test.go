@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -23,7 +26,35 @@ import (
 const (
 	hostileArg = "hostile-server"
 	mainArg    = "mcpterm-main"
+	// peakEnv names the file an mcpterm process writes its peak RSS to as
+	// it exits (see writePeakRSS).
+	peakEnv = "MCPTERM_TEST_PEAK_FILE"
 )
+
+// hangLimit is how long any mcpterm run of the suite may take before it
+// counts as a hang; nothing should come near it.
+const hangLimit = 90 * time.Second
+
+// writePeakRSS writes this process's peak resident set (VmHWM, in kB) to
+// file. The rusage a parent reads is no good for this: os/exec starts
+// children with vfork, and Linux then counts the parent's peak as the
+// child's starting maxrss, so every child would seem at least as big as the
+// test binary that started it. VmHWM belongs to the address space exec made.
+func writePeakRSS(file string) {
+	if file == "" {
+		return
+	}
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			_ = os.WriteFile(file, []byte(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB"))), 0o600)
+			return
+		}
+	}
+}
 
 func TestMain(m *testing.M) {
 	if len(os.Args) >= 3 && os.Args[1] == hostileArg {
@@ -35,8 +66,9 @@ func TestMain(m *testing.M) {
 	}
 	if len(os.Args) >= 2 && os.Args[1] == mainArg {
 		os.Args = append([]string{"mcpterm"}, os.Args[2:]...)
-		main()
-		os.Exit(0)
+		code := processCLI().run(os.Args[1:])
+		writePeakRSS(os.Getenv(peakEnv))
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }
@@ -56,7 +88,7 @@ func hostileServer(t testing.TB, scenario string) []string {
 type procResult struct {
 	Code           int
 	Stdout, Stderr string
-	MaxRSS         int64 // peak resident set, bytes
+	MaxRSS         int64 // peak resident set, bytes (of mcpterm alone where /proc tells, else rusage's)
 	Elapsed        time.Duration
 }
 
@@ -65,6 +97,7 @@ type proc struct {
 	cmd            *exec.Cmd
 	stdout, stderr bytes.Buffer
 	start          time.Time
+	peakFile       string
 }
 
 // startMcpterm starts mcpterm as its own process with args, in a state
@@ -75,8 +108,8 @@ func startMcpterm(t testing.TB, env []string, args ...string) *proc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &proc{cmd: exec.Command(exe, append([]string{mainArg}, args...)...)}
-	p.cmd.Env = append(append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "NO_COLOR=1"), env...)
+	p := &proc{cmd: exec.Command(exe, append([]string{mainArg}, args...)...), peakFile: filepath.Join(t.TempDir(), "peak")}
+	p.cmd.Env = append(append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "NO_COLOR=1", peakEnv+"="+p.peakFile), env...)
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
 	p.start = time.Now()
 	if err := p.cmd.Start(); err != nil {
@@ -109,7 +142,12 @@ func (p *proc) wait(t testing.TB, limit time.Duration) procResult {
 	default:
 		t.Fatal(err)
 	}
-	if ru, ok := p.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+	if b, err := os.ReadFile(p.peakFile); err == nil {
+		if kb, err := strconv.ParseInt(string(b), 10, 64); err == nil {
+			r.MaxRSS = kb * 1024
+		}
+	}
+	if ru, ok := p.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && r.MaxRSS == 0 {
 		r.MaxRSS = ru.Maxrss * 1024 // kilobytes on Linux
 	}
 	return r

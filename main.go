@@ -4,6 +4,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -21,7 +22,12 @@ const (
 	exitToolError = 1 // the tool ran and reported isError
 	exitUsage     = 2 // bad flags, parse or validation error
 	exitConnect   = 3 // could not reach or keep the server
-	exitTimeout   = 4 // a call did not answer in time
+	exitTimeout   = 4 // a call (or connecting) did not answer in time
+	// After a signal (cmd_signal.go) the code is 128 + its number, as a
+	// shell reports a process the signal killed: 130 for SIGINT (Ctrl-C),
+	// 143 for SIGTERM, 129 for SIGHUP.
+	exitInterrupted = 130
+	exitTerminated  = 143
 )
 
 // cli carries the process's streams so every subcommand can be tested in-process.
@@ -43,11 +49,28 @@ type cli struct {
 	// errs is the run's stderr when the command can print JSON errors
 	// (cmd_errors.go); nil otherwise.
 	errs *errorSink
+	// signals makes the context a command that talks to a server runs
+	// under (runContext, cmd_signal.go): main's ends on SIGINT, SIGTERM and
+	// SIGHUP, and calls again on a second signal (nil: exit at once); nil
+	// is a context that never ends (tests in the process).
+	signals func(again func(os.Signal)) (context.Context, func())
 }
 
 func main() {
+	os.Exit(processCLI().run(os.Args[1:]))
+}
+
+// processCLI is the cli of this process: its own streams, environment and
+// signals. The hostile-server suite runs it the same way in a test binary.
+func processCLI() *cli {
 	c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
-	os.Exit(c.run(os.Args[1:]))
+	c.signals = func(again func(os.Signal)) (context.Context, func()) {
+		if again == nil {
+			again = exitAtOnce(os.Stderr, os.Exit)
+		}
+		return withSignals(context.Background(), again)
+	}
+	return c
 }
 
 // subcommand is one row of the command table: what the usage lists, what
@@ -185,7 +208,9 @@ func (c *cli) usage(w io.Writer) {
 	fmt.Fprintln(w, "  completion take none. Which selections a command refuses, its --help says.")
 	fmt.Fprintf(w, "workbench flags:  --theme %s, --encoding %s,\n", strings.Join(themes.Names(), "|"), strings.Join(tokens.Encodings(), "|"))
 	fmt.Fprintln(w, "                  --no-mouse, --aql-map FILE")
-	fmt.Fprintln(w, "\nexit: 0 ok, 1 tool error, 2 usage, 3 connection, 4 timeout. With --output json (--format json")
-	fmt.Fprintln(w, "for tools and tokens) errors are JSON objects on stderr: {\"error\": {\"kind\", \"message\", \"exit\"}}.")
+	fmt.Fprintln(w, "\nexit: 0 ok, 1 tool error, 2 usage, 3 connection (or an answer that is not MCP), 4 timeout")
+	fmt.Fprintln(w, "(connecting too), 130 Ctrl-C, 143 SIGTERM, 129 SIGHUP (the calls in flight cancelled and recorded).")
+	fmt.Fprintln(w, "With --output json (--format json for tools and tokens) errors are JSON objects on stderr:")
+	fmt.Fprintln(w, "{\"error\": {\"kind\", \"message\", \"exit\"}}.")
 	fmt.Fprintln(w, "\nmcpterm help COMMAND (or mcpterm COMMAND --help) shows a command's own flags.")
 }

@@ -85,11 +85,16 @@ type ErrorClass int
 
 const (
 	ClassNone       ErrorClass = iota
-	ClassTool                  // the server answered with an error (JSON-RPC error or a result it broke)
+	ClassTool                  // the server answered with an error (a JSON-RPC error, isError, a broken outputSchema)
 	ClassUsage                 // the request was refused as invalid (unknown tool, bad params), offline
 	ClassConnection            // could not reach or keep the server
 	ClassTimeout               // no answer in time
 	ClassCancelled             // the caller gave up
+	// ClassProtocol: the server answered something that is not MCP (a
+	// result that is not a CallToolResult, a list that cannot be read).
+	// The command line counts it with the connection failures (exit 3):
+	// the server cannot be relied on, and no tool said anything.
+	ClassProtocol
 )
 
 // Classify tells which kind of failure err is.
@@ -115,7 +120,7 @@ func Classify(err error) ErrorClass {
 	}
 	var perr *ProtocolError
 	if errors.As(err, &perr) {
-		return ClassTool
+		return ClassProtocol
 	}
 	return ClassConnection
 }

@@ -8,6 +8,8 @@ import "github.com/mcpterm/mcpterm/convert/calls"
 // FailureClass(FailureOf(err)) == Classify(err), except that a bare
 // context.DeadlineExceeded, which FailureOf calls a timeout, is one here
 // too. Refusals and unconfirmed calls are usage errors: nothing was sent.
+// An answer that is not MCP (FailBadAnswer) is ClassProtocol, never a tool
+// error: the tool did not say it failed, the server broke the protocol.
 func FailureClass(f *calls.Failure) ErrorClass {
 	if f == nil {
 		return ClassNone
@@ -23,6 +25,8 @@ func FailureClass(f *calls.Failure) ErrorClass {
 		return ClassConnection
 	case calls.FailUsage, calls.FailRefused, calls.FailConfirm:
 		return ClassUsage
+	case calls.FailBadAnswer:
+		return ClassProtocol
 	}
 	return ClassTool
 }

@@ -36,6 +36,10 @@ func TestFailureClassAgreesWithClassify(t *testing.T) {
 			t.Errorf("%s is not a usage error", k)
 		}
 	}
+	if Classify(&ProtocolError{Op: "tools/call x", Err: errors.New("not MCP")}) != ClassProtocol ||
+		FailureClass(&calls.Failure{Kind: calls.FailBadAnswer}) != ClassProtocol {
+		t.Error("an answer that is not MCP is a protocol failure, not a tool error")
+	}
 	if FailureClass(nil) != ClassNone || FailureClass(&calls.Failure{Kind: calls.FailSkipped}) != ClassTool {
 		t.Error("nil or skipped")
 	}

@@ -308,6 +308,8 @@ func (r *Runner) recordHistory(cr *CallResult, src, batch string) {
 		e.Arguments = json.RawMessage(cr.Arguments.Compact())
 	}
 	switch {
+	case cr.Err != nil && Classify(cr.Err) == ClassCancelled:
+		e.Outcome, e.Error = history.Cancelled, cr.Err.Error()
 	case cr.Err != nil:
 		e.Outcome, e.Error = history.Failed, cr.Err.Error()
 	case cr.IsError:
@@ -321,12 +323,15 @@ func (r *Runner) recordHistory(cr *CallResult, src, batch string) {
 }
 
 // firstText is the first text of a result, whole: the history shortens it
-// after redacting it (history.Log.Summary).
+// after redacting it (history.Log.Summary). A result that is not an
+// object, or has no content list, has none (and must not panic: the
+// history records whatever a hostile server answered).
 func firstText(raw *ojson.Value) string {
-	if raw == nil {
+	content := raw.Get("content")
+	if content == nil {
 		return ""
 	}
-	for _, it := range raw.Get("content").Items {
+	for _, it := range content.Items {
 		if t := it.Get("text"); t != nil && t.Kind == ojson.String {
 			return t.Str
 		}
@@ -360,6 +365,8 @@ func (r *Runner) auditRecord(cr *CallResult, out calls.Outcome, d policy.Decisio
 	switch {
 	case out.Err != nil && out.Err.Kind == calls.FailTimeout:
 		rec.Outcome, rec.Error = "timeout", errText(cr.Err, out.Err)
+	case out.Err != nil && out.Err.Kind == calls.FailCancelled:
+		rec.Outcome, rec.Error = "cancelled", errText(cr.Err, out.Err)
 	case out.Err != nil:
 		rec.Outcome, rec.Error = "error", errText(cr.Err, out.Err)
 	case cr.IsError:

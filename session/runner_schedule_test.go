@@ -82,8 +82,13 @@ func TestRunnerConcurrentLongTasks(t *testing.T) {
 			t.Errorf("item %d: %+v", i, it.Outcome.Err)
 		}
 	}
-	if es := rg.entries(); len(es) != 2 || es[0].Outcome != history.Failed {
+	if es := rg.entries(); len(es) != 2 || es[0].Outcome != history.Cancelled || es[1].Outcome != history.Cancelled {
 		t.Errorf("history %+v", es)
+	}
+	// A call the user gave up on is "cancelled" in the audit log too, not
+	// an "error".
+	if recs := rg.auditRecords(); len(recs) != 2 || recs[0].Outcome != "cancelled" || recs[1].Outcome != "cancelled" {
+		t.Errorf("audit %+v", recs)
 	}
 }
 

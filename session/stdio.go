@@ -56,6 +56,11 @@ type stdioTransport struct {
 	onRequest transport.RequestHandler
 
 	closeOnce sync.Once
+	// life orders Start and Close, which a connect given up on (a signal,
+	// its timeout) can call at once: a Close during Start waits for the
+	// process to exist and then ends it, and a Start after Close refuses,
+	// so no server is left running unseen.
+	life sync.Mutex
 }
 
 // ServerExitError reports that a stdio server went away. Stderr holds the
@@ -84,12 +89,21 @@ func newStdioTransport(command string, args, env []string, dir string, maxMsg in
 }
 
 func (s *stdioTransport) Start(ctx context.Context) error {
+	s.life.Lock()
+	defer s.life.Unlock()
+	s.mu.Lock()
+	closed := s.closed
+	s.mu.Unlock()
+	if closed {
+		return transport.ErrTransportClosed
+	}
 	// The process must outlive ctx (which only bounds connecting), so it is
 	// not started with exec.CommandContext.
 	cmd := exec.Command(s.command, s.args...)
 	cmd.Env = s.env
 	cmd.Dir = s.dir
 	cmd.WaitDelay = time.Second
+	ownGroup(cmd)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return err
@@ -423,32 +437,76 @@ func (s *stdioTransport) shutdown(why error) {
 	close(s.done)
 }
 
-// Close ends the server politely (stdin closed), then firmly (SIGTERM), then
-// for good (SIGKILL).
+// Close ends the server politely (stdin closed), then firmly (SIGTERM to
+// its process group), then for good (SIGKILL to the group), a grace period
+// apart. Once the server itself is gone, what it left running in its group
+// (a child that ignores the closed stdin too) gets the same: SIGTERM, a
+// grace period, SIGKILL. So a server that ignores EOF and SIGTERM costs
+// two grace periods, and nothing it started outlives mcpterm unless it
+// left the group on purpose (setsid); then WaitDelay bounds only how long
+// mcpterm waits for the output such a process holds open.
 func (s *stdioTransport) Close() error {
 	s.closeOnce.Do(func() {
+		s.life.Lock()
+		defer s.life.Unlock()
 		s.shutdown(transport.ErrTransportClosed)
 		if s.cmd == nil {
 			return
 		}
-		s.wmu.Lock()
+		// Not under wmu: a write blocked on a server that no longer reads
+		// its stdin would hold it forever; closing the pipe ends that write.
 		_ = s.stdin.Close()
-		s.wmu.Unlock()
-		select {
-		case <-s.exited:
-			return
-		case <-time.After(s.grace):
+		if !s.waitExit(s.grace) && !s.leaderGone() {
+			signalGroup(s.cmd.Process, syscall.SIGTERM)
+			if !s.waitExit(s.grace) && !s.leaderGone() {
+				// Nothing in the group survives this, so there is nothing
+				// left for endGroup.
+				signalGroup(s.cmd.Process, syscall.SIGKILL)
+				<-s.exited
+				return
+			}
 		}
-		_ = s.cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-s.exited:
-			return
-		case <-time.After(s.grace):
-		}
-		_ = s.cmd.Process.Kill()
-		<-s.exited
+		s.endGroup(s.cmd.Process.Pid)
+		<-s.exited // at most WaitDelay once the group is gone
 	})
 	return nil
+}
+
+// leaderGone reports a server process that has exited although exited
+// has not closed yet: Wait is still copying its stderr, which a child it
+// left behind holds open. That child is endGroup's.
+func (s *stdioTransport) leaderGone() bool {
+	return errors.Is(s.cmd.Process.Signal(syscall.Signal(0)), os.ErrProcessDone)
+}
+
+// waitExit waits up to d for the server process to exit.
+func (s *stdioTransport) waitExit(d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-s.exited:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// endGroup ends whatever is left in the server's process group after the
+// server itself has exited: SIGTERM, then SIGKILL if anything is still
+// there a grace period later. With nothing left (the usual case) it costs
+// one kill(2).
+func (s *stdioTransport) endGroup(pgid int) {
+	if !groupAlive(pgid) {
+		return
+	}
+	_ = killGroup(pgid, syscall.SIGTERM)
+	deadline := time.Now().Add(s.grace)
+	for groupAlive(pgid) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if groupAlive(pgid) {
+		_ = killGroup(pgid, syscall.SIGKILL)
+	}
 }
 
 // Stderr returns the last lines the server wrote to stderr.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -21,6 +22,14 @@ type tapped struct {
 
 	mu     sync.RWMutex
 	notify func(mcp.JSONRPCNotification)
+
+	// cancels are the requests whose context ended before their answer,
+	// by id, until their notifications/cancelled has been written: mcp-go
+	// sends it from a goroutine after the request returns, and Close
+	// waits for it, so an interrupted command's server still hears which
+	// call to stop before its stdin closes.
+	cmu     sync.Mutex
+	cancels map[string]chan struct{}
 }
 
 // Mirrors of the optional interfaces mcp-go's client type-asserts on, so that
@@ -63,8 +72,11 @@ func (t *tapped) RequiresLegacyProtocol() bool {
 }
 
 func (t *tapped) Start(ctx context.Context) error { return t.inner.Start(ctx) }
-func (t *tapped) Close() error                    { return t.inner.Close() }
-func (t *tapped) GetSessionId() string            { return t.inner.GetSessionId() }
+func (t *tapped) Close() error {
+	t.awaitCancels(cancelWait)
+	return t.inner.Close()
+}
+func (t *tapped) GetSessionId() string { return t.inner.GetSessionId() }
 
 func (t *tapped) SetNotificationHandler(h func(mcp.JSONRPCNotification)) {
 	t.mu.Lock()
@@ -86,7 +98,68 @@ func (t *tapped) onNotification(n mcp.JSONRPCNotification) {
 func (t *tapped) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {
 	body, _ := json.Marshal(n)
 	t.tap.record(Sent, KindNotification, "", n.Method, body, "")
-	return t.inner.SendNotification(ctx, n)
+	err := t.inner.SendNotification(ctx, n)
+	if n.Method == string(mcp.MethodNotificationCancelled) {
+		if id, err := json.Marshal(n.Params.AdditionalFields["requestId"]); err == nil {
+			t.cancelSent(string(id))
+		}
+	}
+	return err
+}
+
+// cancelWait bounds how long Close waits for the notifications/cancelled
+// of the requests that just ended.
+const cancelWait = time.Second
+
+// expectCancel notes that mcp-go will send notifications/cancelled for the
+// request id, whose context ended: it does for every request but the
+// handshake, except over HTTP, where the session sends its own when
+// needed (cancelOverHTTP) and nothing waits for it.
+func (t *tapped) expectCancel(id, method string) {
+	if _, isHTTP := t.inner.(transport.HTTPConnection); isHTTP || id == "" ||
+		method == string(mcp.MethodInitialize) || method == "server/discover" {
+		return
+	}
+	t.cmu.Lock()
+	defer t.cmu.Unlock()
+	if t.cancels == nil {
+		t.cancels = map[string]chan struct{}{}
+	}
+	if _, ok := t.cancels[id]; !ok {
+		t.cancels[id] = make(chan struct{})
+	}
+}
+
+// cancelSent marks the cancellation of id written.
+func (t *tapped) cancelSent(id string) {
+	t.cmu.Lock()
+	defer t.cmu.Unlock()
+	if ch, ok := t.cancels[id]; ok {
+		close(ch)
+		delete(t.cancels, id)
+	}
+}
+
+// awaitCancels waits, at most d in all, for the cancellations expected.
+func (t *tapped) awaitCancels(d time.Duration) {
+	t.cmu.Lock()
+	var chs []chan struct{}
+	for _, ch := range t.cancels {
+		chs = append(chs, ch)
+	}
+	t.cmu.Unlock()
+	if len(chs) == 0 {
+		return
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	for _, ch := range chs {
+		select {
+		case <-ch:
+		case <-timer.C:
+			return
+		}
+	}
 }
 
 func (t *tapped) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
@@ -119,6 +192,9 @@ func (t *tapped) SendRequest(ctx context.Context, req transport.JSONRPCRequest) 
 		o.err = errors.New("transport returned no response")
 	}
 	if o.err != nil {
+		if ctx.Err() != nil {
+			t.expectCancel(id, req.Method)
+		}
 		t.tap.record(Sent, KindFailed, id, req.Method, nil, o.err.Error())
 		return nil, o.err
 	}

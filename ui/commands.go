@@ -170,10 +170,24 @@ func (m *Model) loadHistoryCmd(server string) tea.Cmd {
 // maxHistory is how many past calls ↑ goes back through.
 const maxHistory = 500
 
-// autosaveDelay batches keystrokes into one draft write.
-const autosaveDelay = 400 * time.Millisecond
+// autosaveDelay is the most a keystroke waits to be in the draft file:
+// the first edit after a write starts the clock, and the edits until it
+// runs out are written together (a throttle, not a debounce, so steady
+// typing is saved too). It is all that kill -9 can lose; a signal, the
+// terminal closing or quitting lose nothing (ShutdownMsg, FlushDraft).
+// Each write is a temporary file renamed over the draft, so a kill in the
+// middle of one leaves the previous draft whole.
+const autosaveDelay = 100 * time.Millisecond
 
+// autosaveCmd schedules the draft's next write, unless one is scheduled
+// already (a tick that was lost, a reply dropped as stale, is given up
+// after a few delays).
 func (m *Model) autosaveCmd() tea.Cmd {
+	d := m.drafts
+	if !d.tickSince.IsZero() && time.Since(d.tickSince) < 4*autosaveDelay {
+		return nil
+	}
+	d.tickSince = time.Now()
 	t := m.issue(kindDraft, false)
 	return tea.Tick(autosaveDelay, func(time.Time) tea.Msg { return draftTickMsg{t: t} })
 }
@@ -183,6 +197,13 @@ func (m *Model) autosaveCmd() tea.Cmd {
 type draftWriter struct {
 	mu sync.Mutex
 	wg sync.WaitGroup
+	// tickSince is when the pending autosave tick was scheduled; zero when
+	// none is. Only Update touches it.
+	tickSince time.Time
+	// last is the text last written (under mu), saved says there is one:
+	// a write of the same text again is skipped.
+	last  string
+	saved bool
 }
 
 // saveCmd writes text as the draft. The write is counted before the Cmd
@@ -194,10 +215,22 @@ func (d *draftWriter) saveCmd(t ticket, drafts *history.Drafts, key, text string
 	d.wg.Add(1)
 	return func() tea.Msg {
 		defer d.wg.Done()
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		return draftSavedMsg{t: t, err: drafts.Save(key, text)}
+		return draftSavedMsg{t: t, err: d.save(drafts, key, text)}
 	}
+}
+
+// save writes text as the draft now, unless it is what was written last.
+func (d *draftWriter) save(drafts *history.Drafts, key, text string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.saved && d.last == text {
+		return nil
+	}
+	if err := drafts.Save(key, text); err != nil {
+		return err
+	}
+	d.last, d.saved = text, true
+	return nil
 }
 
 // feedCmd waits for the next item of the session's feed or a progress

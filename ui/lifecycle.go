@@ -149,9 +149,7 @@ func (m *Model) quit(saveFirst bool) tea.Cmd {
 	return tea.Sequence(func() tea.Msg {
 		d.wg.Wait()
 		if o.Drafts != nil {
-			d.mu.Lock()
-			_ = o.Drafts.Save(o.DraftKey, text)
-			d.mu.Unlock()
+			_ = d.save(o.Drafts, o.DraftKey, text)
 		}
 		if s != nil {
 			_ = s.Close()

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
@@ -128,7 +129,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 
 	case checkMsg:
-		if msg.seq == m.composer.seq {
+		// Once quitting, the screen stays as it was: the quit's writes (a
+		// draft, closing the server) must not show a check landing late.
+		if msg.seq == m.composer.seq && !m.quitting {
 			m.composer.takeCheck(msg.seq, msg.check)
 			if msg.check.plan != nil {
 				m.composer.syntax = msg.check.plan.Syntax
@@ -160,6 +163,7 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return nil
 
 	case draftTickMsg:
+		m.drafts.tickSince = time.Time{}
 		if m.quitting {
 			return nil
 		}
@@ -224,6 +228,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case quitConfirmedMsg:
 		return m.quit(msg.saveFirst)
 
+	case ShutdownMsg:
+		return m.quit(false)
+
 	case saveAsMsg:
 		return m.saveFileCmd(msg.path, msg.data, msg.what)
 
@@ -253,6 +260,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case composerEditedMsg:
 		return tea.Batch(m.checkSoonCmd(), m.autosaveCmd())
 	case checkTickMsg:
+		if m.quitting {
+			return nil
+		}
 		return m.checkCmd()
 	case runMsg:
 		return m.requestRun()

@@ -47,6 +47,7 @@ const (
 	OK        Outcome = "ok"         // the tool returned a result
 	ToolError Outcome = "tool_error" // the tool returned isError: true
 	Failed    Outcome = "error"      // no result: transport, protocol, timeout, refusal
+	Cancelled Outcome = "cancelled"  // no result: the user gave up (Ctrl-C, a signal, the UI's cancel)
 )
 
 // Entry is one call and its outcome.

@@ -20,8 +20,8 @@ type AuditRecord struct {
 	Arguments json.RawMessage `json:"arguments,omitempty"` // redacted on write
 	Decision  Verdict         `json:"decision"`
 	Reason    string          `json:"reason,omitempty"`
-	// Outcome is "ok", "tool_error", "error", "timeout", or empty for a call
-	// that did not run.
+	// Outcome is "ok", "tool_error", "error", "timeout", "cancelled" (the
+	// user interrupted it), or empty for a call that did not run.
 	Outcome  string        `json:"outcome,omitempty"`
 	Error    string        `json:"error,omitempty"`
 	Duration time.Duration `json:"-"`
