@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -28,18 +27,16 @@ type servingGateway struct {
 	addr   string
 	stderr *syncBuffer
 	done   chan struct{} // closed when stderr has ended
+	// peakFile is where the process writes its peak RSS (peakRSS).
+	peakFile string
 }
 
 // startGateway starts mcpterm serve on an ephemeral loopback port and
 // waits for the line that names the address.
 func startGateway(t *testing.T, args ...string) *servingGateway {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(exe, append([]string{mainArg, "serve", "--listen", "127.0.0.1:0"}, args...)...)
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "NO_COLOR=1")
+	cmd, peak := mcptermCommand(t, append([]string{"serve", "--listen", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(cmd.Env, "XDG_STATE_HOME="+t.TempDir(), "NO_COLOR=1")
 	pipe, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -48,7 +45,7 @@ func startGateway(t *testing.T, args ...string) *servingGateway {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	g := &servingGateway{cmd: cmd, stderr: &syncBuffer{}, done: make(chan struct{})}
+	g := &servingGateway{cmd: cmd, peakFile: peak, stderr: &syncBuffer{}, done: make(chan struct{})}
 	addr := make(chan string, 1)
 	go func() {
 		defer close(g.done)
@@ -91,9 +88,7 @@ func (g *servingGateway) stop(t *testing.T) procResult {
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	if ru, ok := g.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.MaxRSS = ru.Maxrss * 1024
-	}
+	r.MaxRSS = peakRSS(g.cmd, g.peakFile)
 	return r
 }
 

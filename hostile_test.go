@@ -104,12 +104,9 @@ type proc struct {
 // directory of its own (XDG_STATE_HOME) and the given extra environment.
 func startMcpterm(t testing.TB, env []string, args ...string) *proc {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &proc{cmd: exec.Command(exe, append([]string{mainArg}, args...)...), peakFile: filepath.Join(t.TempDir(), "peak")}
-	p.cmd.Env = append(append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "NO_COLOR=1", peakEnv+"="+p.peakFile), env...)
+	cmd, peak := mcptermCommand(t, args...)
+	p := &proc{cmd: cmd, peakFile: peak}
+	p.cmd.Env = append(append(p.cmd.Env, "XDG_STATE_HOME="+t.TempDir(), "NO_COLOR=1"), env...)
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
 	p.start = time.Now()
 	if err := p.cmd.Start(); err != nil {
@@ -142,15 +139,38 @@ func (p *proc) wait(t testing.TB, limit time.Duration) procResult {
 	default:
 		t.Fatal(err)
 	}
-	if b, err := os.ReadFile(p.peakFile); err == nil {
+	r.MaxRSS = peakRSS(p.cmd, p.peakFile)
+	return r
+}
+
+// mcptermCommand is the command that runs mcpterm with args as its own
+// process, with this environment plus where to write its peak RSS (the
+// file returned, for peakRSS). Callers add to its Env and Dir.
+func mcptermCommand(t testing.TB, args ...string) (*exec.Cmd, string) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	peak := filepath.Join(t.TempDir(), "peak")
+	cmd := exec.Command(exe, append([]string{mainArg}, args...)...)
+	cmd.Env = append(os.Environ(), peakEnv+"="+peak)
+	return cmd, peak
+}
+
+// peakRSS is the peak resident set, in bytes, of an mcpterm process that
+// has ended: what it wrote to peakFile, or, if it could not (killed, or no
+// /proc), the rusage's figure, which may be the test binary's own.
+func peakRSS(cmd *exec.Cmd, peakFile string) int64 {
+	if b, err := os.ReadFile(peakFile); err == nil {
 		if kb, err := strconv.ParseInt(string(b), 10, 64); err == nil {
-			r.MaxRSS = kb * 1024
+			return kb * 1024
 		}
 	}
-	if ru, ok := p.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && r.MaxRSS == 0 {
-		r.MaxRSS = ru.Maxrss * 1024 // kilobytes on Linux
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		return ru.Maxrss * 1024 // kilobytes on Linux
 	}
-	return r
+	return 0
 }
 
 // runMcpterm runs mcpterm to its end (at most limit).

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -69,13 +68,10 @@ func writeJSON(t *testing.T, path string, v any) {
 // (the same for every run, so answers are remembered between them).
 func (sc *trustScene) run(t *testing.T, args ...string) procResult {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &proc{cmd: exec.Command(exe, append([]string{mainArg}, args...)...)}
+	cmd, peak := mcptermCommand(t, args...)
+	p := &proc{cmd: cmd, peakFile: peak}
 	p.cmd.Dir = sc.repo
-	p.cmd.Env = append(os.Environ(), "HOME="+sc.home, "XDG_STATE_HOME="+sc.state,
+	p.cmd.Env = append(p.cmd.Env, "HOME="+sc.home, "XDG_STATE_HOME="+sc.state,
 		"XDG_CONFIG_HOME="+filepath.Join(sc.home, ".config"), "CODEX_HOME=", "NO_COLOR=1")
 	p.cmd.Stdout, p.cmd.Stderr = &p.stdout, &p.stderr
 	p.start = time.Now()
