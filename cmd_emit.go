@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/mcpterm/mcpterm/convert/safe"
@@ -15,15 +14,7 @@ import (
 // writes it as \u009b and keeps the rest, and the document reads back as
 // the same JSON.
 func (c *cli) emitJSON(r *safe.Redactor, maxOutput int, text string) (cut int) {
-	text = safe.JSON(r.Redact(text))
-	if maxOutput > 0 {
-		text, cut = safe.Cut(text, maxOutput)
-	}
-	if !strings.HasSuffix(text, "\n") {
-		text += "\n"
-	}
-	io.WriteString(c.stdout, text)
-	return cut
+	return c.write(safe.JSON(r.Redact(text)), maxOutput)
 }
 
 // warnLookalikes says on stderr which names of a list look alike

@@ -227,7 +227,13 @@ func orList(words []string) string {
 // --max-output with a visible marker. It returns how many bytes the cap
 // left out.
 func (c *cli) emit(r *safe.Redactor, maxOutput int, text string) (cut int) {
-	text = safe.Text(r.Redact(text))
+	return c.write(safe.Text(r.Redact(text)), maxOutput)
+}
+
+// write prints text already made safe, capped by --max-output with a
+// visible marker, ending in a line end; it returns how many bytes the cap
+// left out.
+func (c *cli) write(text string, maxOutput int) (cut int) {
 	if maxOutput > 0 {
 		text, cut = safe.Cut(text, maxOutput)
 	}

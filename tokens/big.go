@@ -45,7 +45,7 @@ type Estimate struct {
 
 // String is "12,345 tok", "≈12,345 tok" or "≈12,345 tok (sampled)".
 func (e Estimate) String() string {
-	s := groupThousands(e.N) + " tok"
+	s := Thousands(e.N) + " tok"
 	if e.Approx || e.Sampled {
 		s = "≈" + s
 	}
@@ -195,7 +195,9 @@ func (c *Counter) sample(text string) Estimate {
 	return Estimate{N: int(float64(n) * float64(len(text)) / float64(counted)), Sampled: true}
 }
 
-func groupThousands(n int) string {
+// Thousands writes n with thousands separators (12,345), as every face
+// shows counts.
+func Thousands(n int) string {
 	s := fmt.Sprint(n)
 	if n < 0 {
 		return s

@@ -39,7 +39,7 @@ func TestCountChunksExact(t *testing.T) {
 			t.Errorf("%d bytes: chunked %d, whole %d", len(text), got, want)
 		}
 		e, err := c.Estimate(text)
-		if err != nil || e.N != got || e.Approx || e.Sampled || e.String() != groupThousands(got)+" tok" {
+		if err != nil || e.N != got || e.Approx || e.Sampled || e.String() != Thousands(got)+" tok" {
 			t.Errorf("estimate %+v %v", e, err)
 		}
 	}

@@ -2,7 +2,8 @@ package ui
 
 import (
 	"fmt"
-	"strings"
+
+	"github.com/mcpterm/mcpterm/tokens"
 )
 
 // formLabel is the short human name of a form (convert.Forms() report
@@ -67,18 +68,6 @@ func savingsRatio(base, n int) float64 {
 	return 1 - float64(n)/float64(base)
 }
 
-// thousands formats n as 12,345 so big counts stay readable.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return s
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
+// thousands formats n as 12,345 so big counts stay readable: the
+// one rule every face uses.
+func thousands(n int) string { return tokens.Thousands(n) }
