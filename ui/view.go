@@ -141,7 +141,11 @@ func (m *Model) totalsLine(w int) string {
 		lead = append(lead, st.Info.Render(shortEnc(m.enc)))
 	}
 	if m.cat != nil {
-		lead = append(lead, st.Text.Render(fmt.Sprintf("%d tools", len(m.cat.set.Tools))))
+		n := fmt.Sprintf("%d tools", len(m.cat.set.Tools))
+		if len(m.cat.set.Tools) == 1 {
+			n = "1 tool"
+		}
+		lead = append(lead, st.Text.Render(n))
 	}
 	sep := st.Subtle.Render(" · ")
 	switch {
