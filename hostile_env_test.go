@@ -106,6 +106,7 @@ func clipEnv(s string) string {
 // default environment — HOME and PATH, none of the secrets — and nothing
 // mcpterm writes holds them.
 func TestHostileEnvDefault(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	r := runEnvEcho(t, nil, "call", "-e", `(echo :q "hello")`)
 	if r.Code != exitOK {
 		t.Fatalf("exit %d, stderr %s", r.Code, r.Stderr)
@@ -131,6 +132,7 @@ func TestHostileEnvDefault(t *testing.T) {
 // trace, history and the audit log; a secret in the tool list is masked in
 // `tools` too.
 func TestHostileEnvInherit(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	r := runEnvEcho(t, nil, "call", "--inherit-env", "-e", `(echo :q "hello")`)
 	if r.Code != exitOK {
 		t.Fatalf("exit %d, stderr %s", r.Code, r.Stderr)
@@ -156,6 +158,7 @@ func TestHostileEnvInherit(t *testing.T) {
 // passes a variable of mcpterm's environment through, and the values of
 // secret-named ones are masked everywhere.
 func TestHostileEnvFlag(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	const flagToken = "flag-token-h12env-0123456789"
 	r := runEnvEcho(t, nil, "call", "--env", "FOO_SETTING=hello-from-flag", "--env", "API_TOKEN="+flagToken,
 		"--env", "GITHUB_TOKEN", "-e", `(echo :q "hello")`)
@@ -185,6 +188,7 @@ func TestHostileEnvFlag(t *testing.T) {
 // TestHostileEnvConfigBlock: a config entry's env block reaches the
 // server over the safe default; its credential values are masked.
 func TestHostileEnvConfigBlock(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	const cfgToken = "cfg-token-h12env-abcdef0123"
 	srv := hostileServer(t, "env/echo")
 	cfg := map[string]any{"mcpServers": map[string]any{"echo": map[string]any{
@@ -216,6 +220,7 @@ func TestHostileEnvConfigBlock(t *testing.T) {
 // line, on stdout and in both trace lines that carry it (the request and
 // the answer echoing it).
 func TestHostilePasswordArgument(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	const pw = "hunter2-h12env-Pa55word"
 	r := runEnvEcho(t, nil, "call", "-e", `(echo :q "login `+pw+`" :password "`+pw+`")`)
 	if r.Code != exitOK {
@@ -241,6 +246,7 @@ func TestHostilePasswordArgument(t *testing.T) {
 // its "…(cut N bytes)" marker; the secret starts at 175). Both kinds: a secret of the
 // environment, and a password learnt from the call's arguments.
 func TestHostileSecretAcrossSummaryCut(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	const pw = "pw-h12env-across-the-cut-0123456789"
 	for _, tc := range []struct{ name, secret, expr string }{
 		{"env", envMySecret, `(echo :q "` + strings.Repeat("x", 175) + envMySecret + `")`},
@@ -264,6 +270,7 @@ func TestHostileSecretAcrossSummaryCut(t *testing.T) {
 // stderr has its words in mcpterm's connection error, with the secrets it
 // inherited masked.
 func TestHostileEnvCrashStderr(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	env := []string{"GITHUB_TOKEN=" + envGitHubToken, "OPENAI_API_KEY=" + envOpenAIKey}
 	r := runMcpterm(t, 60*time.Second, env, append([]string{"tools", "--inherit-env", "--"}, hostileServer(t, "env/crash")...)...)
 	if r.Code != exitConnect || !strings.Contains(r.Stderr, "GITHUB_TOKEN=***") {

@@ -111,6 +111,7 @@ func unsafeRune(s string) (rune, bool) {
 // itself — its name, title, instructions, the term and AQL descriptions —
 // nor into the operator's stderr.
 func TestHostileGatewayEscapeName(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	for _, mode := range []string{"term", "aql-single"} {
 		t.Run(mode, func(t *testing.T) {
 			g := startGateway(t, append([]string{"--mode", mode, "--"}, hostileServer(t, "gateway/escape-name")...)...)
@@ -166,6 +167,7 @@ func TestHostileGatewayEscapeName(t *testing.T) {
 // peak resident memory stays far below what holding them would take (the
 // issue measured 887 MB after one such POST, 3.3 GB after four).
 func TestHostileGatewayHugeBodies(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	g := startGateway(t, append([]string{"--"}, hostileServer(t, "gateway/plain")...)...)
 	for _, chunked := range []bool{false, true, false, true} {
 		if status := postHuge(t, g.addr, chunked); status != http.StatusRequestEntityTooLarge {

@@ -61,6 +61,7 @@ func viaGateway(t *testing.T, scenario string, serve ...string) []string {
 // exactly, so DELETE_FILE is an unknown tool, whose suggestions are
 // checked here too.)
 func TestHostilePolicyDenyVariants(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	const sc = "policy/mixed"
 	codec := policyCodec(t, sc)
 	a, err := codec.Adapter()
@@ -98,6 +99,7 @@ func TestHostilePolicyDenyVariants(t *testing.T) {
 // the AQL operation "delete_file" among them (it does not resolve to a
 // tool the deny list misses).
 func TestHostilePolicyVariantOnly(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	const sc = "policy/variant"
 	code := policyCodec(t, sc).Code("Delete_File")
 	for _, call := range []string{`(Delete_File)`, "(" + code + ")", `{"operation":"delete_file"}`} {
@@ -117,6 +119,7 @@ func TestHostilePolicyVariantOnly(t *testing.T) {
 // the "drop" in its name; list_items is a read by name only, so
 // --read-only refuses it too.
 func TestHostilePolicyLyingAnnotations(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	const sc = "policy/mixed"
 	for tool, want := range map[string]string{
 		"drop_all":      `tool "drop_all" is destructive (classified as a delete, whatever its readOnlyHint says); pass --yes`,
@@ -169,6 +172,7 @@ func gatewayTools(t *testing.T, sc string, serve ...string) map[string]map[strin
 // no gateway tool is annotated read-only or described as safe while it
 // carries a tool whose read-only-ness rests on its name or on a lying hint.
 func TestHostilePolicyGatewayHints(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	const sc = "policy/mixed"
 	for _, mode := range []string{"term", "aql-single", "aql-semantic"} {
 		tools := gatewayTools(t, sc, "--mode", mode)
@@ -198,6 +202,7 @@ func TestHostilePolicyGatewayHints(t *testing.T) {
 // mcp_aql_read by --aql-map, it is refused there without --yes and runs
 // with it; by its name it is a DELETE, which mcp_aql_read refuses.
 func TestHostilePolicyGatewayDestructive(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	const sc = "policy/mixed"
 	m := t.TempDir() + "/map.json"
 	if err := os.WriteFile(m, []byte(`{"list_and_drop": {"category": "READ"}}`), 0o600); err != nil {
@@ -223,6 +228,7 @@ func TestHostilePolicyGatewayDestructive(t *testing.T) {
 // serve --deny delete_file`): neither variant is listed or reachable, and
 // the refusal of a near miss suggests neither.
 func TestHostilePolicyGatewayDenyVariants(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	const sc = "policy/mixed"
 	for _, expr := range []string{`(Delete_File)`, `(delete_fil)`, `(df)`} {
 		call := `(mcp_term :expr "` + expr + `")`

@@ -107,6 +107,7 @@ func checkNoForgedRows(t *testing.T, what, out string, want int) {
 }
 
 func TestHostileRenderTools(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	r := runRender(t, "tools")
 	if r.Code != exitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
@@ -144,6 +145,7 @@ func TestHostileRenderTools(t *testing.T) {
 }
 
 func TestHostileRenderCall(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	r := runRender(t, "call", "-e", "(file_read)", "--yes")
 	if r.Code != exitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
@@ -175,6 +177,7 @@ func TestHostileRenderCall(t *testing.T) {
 }
 
 func TestHostileRenderResources(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	r := runRender(t, "resources")
 	if r.Code != exitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
@@ -222,6 +225,7 @@ func TestHostileRenderResources(t *testing.T) {
 }
 
 func TestHostileRenderPrompts(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	r := runRender(t, "prompts")
 	if r.Code != exitOK {
 		t.Fatalf("exit %d: %s", r.Code, r.Stderr)
@@ -281,6 +285,7 @@ func (p probedWorkbench) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // wrote to the terminal: no OSC 8 or 52, no DCS, APC, PM or SOS, no C1
 // control, no bidi control, and none of the payload's own sequences.
 func TestHostileRenderWorkbenchBytes(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	state := t.TempDir()
 	var errOut bytes.Buffer
 	c := &cli{stdout: io.Discard, stderr: &errOut, getenv: func(k string) string {

@@ -109,6 +109,7 @@ func interruptCall(t *testing.T, scenario string, sig os.Signal, before func(<-c
 // answered as cancelled on stdout and recorded in the history and the
 // audit log, one line says so, and mcpterm exits 130.
 func TestHostileSignalsInterruptCall(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	r, lines, state, audit := interruptCall(t, "signals/slow-call", os.Interrupt, nil)
 	if r.Code != exitInterrupted {
 		t.Fatalf("exit %d, want %d; stderr %q", r.Code, exitInterrupted, r.Stderr)
@@ -135,6 +136,7 @@ func TestHostileSignalsInterruptCall(t *testing.T) {
 // SIGTERM works as Ctrl-C, with exit 143; under --output json the line is
 // a JSON error of kind "interrupted".
 func TestHostileSignalsTerminateCallJSON(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	fifo, lines := notesFIFO(t)
 	args := append([]string{"call", "--yes", "--output", "json", "-e", `(wait)`, "--"}, hostileServer(t, "signals/slow-call@"+fifo)...)
 	p := startMcpterm(t, nil, args...)
@@ -157,6 +159,7 @@ func TestHostileSignalsTerminateCallJSON(t *testing.T) {
 // that does too: after SIGTERM mcpterm still cancels the call, exits 143,
 // and leaves nothing of the server's process group behind.
 func TestHostileSignalsServerIgnoresEOF(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	becomeSubreaper(t)
 	var server, child int
 	r, lines, _, _ := interruptCall(t, "signals/ignore-eof", syscall.SIGTERM, func(lines <-chan string) {
@@ -191,6 +194,7 @@ func TestHostileSignalsServerIgnoresEOF(t *testing.T) {
 // A server that exits when its stdin closes but leaves a child behind
 // (one that ignores SIGTERM): closing the server ends the child too.
 func TestHostileSignalsOrphanedChild(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	becomeSubreaper(t)
 	fifo, lines := notesFIFO(t)
 	p := startMcpterm(t, nil, append([]string{"tools", "--"}, hostileServer(t, "signals/orphan@"+fifo)...)...)
@@ -252,6 +256,7 @@ func reap(t *testing.T, pid int) syscall.WaitStatus {
 // connection failure (3), never a tool error (1). 130 and 143 are the
 // tests above.
 func TestHostileSignalsExitCodes(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	for _, tc := range []struct {
 		scenario string
 		args     []string
@@ -298,6 +303,7 @@ func TestHostileSignalsExitCodes(t *testing.T) {
 // so the exit is the second signal's, 130, not the first's, 143. The
 // server is left to the test's cleanup: that is the price of "at once".
 func TestHostileSignalsSecondSignalExitsAtOnce(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	var server, child int
 	fifo, lines := notesFIFO(t)
 	args := append([]string{"call", "--yes", "-e", `(wait)`, "--"}, hostileServer(t, "signals/ignore-eof@"+fifo)...)
@@ -328,6 +334,7 @@ func TestHostileSignalsSecondSignalExitsAtOnce(t *testing.T) {
 // the server are closed, and the exit is 0. Its stdin stays open, so it is
 // the signal that ends it, not EOF.
 func TestHostileSignalsServeShutsDown(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	fifo, lines := notesFIFO(t)
 	exe, err := os.Executable()
 	if err != nil {

@@ -121,6 +121,7 @@ func wantIn(t *testing.T, what, text string, parts ...string) {
 // it, the repo's runs and the answer is remembered; a changed file is
 // untrusted again.
 func TestHostileTrustShadowing(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	sc := newTrustScene(t)
 
 	r := sc.run(t, "tools", "--server", "github")
@@ -190,6 +191,7 @@ func TestHostileTrustShadowing(t *testing.T) {
 // file, the server, its command (masked) and the flag; the gateway follows
 // the same rule.
 func TestHostileTrustProjectOnly(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	sc := newTrustScene(t)
 	for _, args := range [][]string{
 		{"tools", "--server", "repo-only"},
@@ -218,6 +220,7 @@ func TestHostileTrustProjectOnly(t *testing.T) {
 // asked about again; a trust store that is not JSON is a warning and counts
 // every file as untrusted, never a crash and never trust.
 func TestHostileTrustMovedAndCorrupt(t *testing.T) {
+	t.Parallel() // each runs its own processes
 	sc := newTrustScene(t)
 	if r := sc.run(t, "tools", "--server", "repo-only", "--trust-project"); r.Code != exitOK || !sc.ran(t) {
 		t.Fatalf("--trust-project: exit %d %s", r.Code, r.Stderr)
