@@ -8,9 +8,11 @@
 package schemaerr
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -29,7 +31,7 @@ func Message(e *jsonschema.ValidationError) string { return e.ErrorKind.Localize
 
 // Leaves are the tree's most specific failures: the nodes with no causes,
 // and propertyNames failures (whose causes are about the name, not a
-// value), in the order the library found them.
+// value), in the order of their places in the instance (ordered).
 func Leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
 	var out []*jsonschema.ValidationError
 	var walk func(e *jsonschema.ValidationError)
@@ -38,12 +40,39 @@ func Leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
 			out = append(out, e)
 			return
 		}
-		for _, c := range e.Causes {
+		for _, c := range ordered(e.Causes) {
 			walk(c)
 		}
 	}
 	walk(ve)
 	return out
+}
+
+// ordered is causes sorted by where in the instance each one is (segment
+// by segment, array indices as numbers), stably. The library checks an
+// object's properties in map order, so without this the same instance
+// could be explained in a different order from one run to the next.
+func ordered(causes []*jsonschema.ValidationError) []*jsonschema.ValidationError {
+	out := slices.Clone(causes)
+	slices.SortStableFunc(out, func(a, b *jsonschema.ValidationError) int {
+		return comparePointers(a.InstanceLocation, b.InstanceLocation)
+	})
+	return out
+}
+
+func comparePointers(a, b []string) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] == b[i] {
+			continue
+		}
+		x, errX := strconv.Atoi(a[i])
+		y, errY := strconv.Atoi(b[i])
+		if errX == nil && errY == nil {
+			return cmp.Compare(x, y)
+		}
+		return strings.Compare(a[i], b[i])
+	}
+	return cmp.Compare(len(a), len(b))
 }
 
 // Lines explains ve as one line per problem, "at /json/pointer: why", at
@@ -82,7 +111,7 @@ func lines(e *jsonschema.ValidationError, out *[]string) {
 		*out = append(*out, At(e.InstanceLocation)+Message(e))
 		return
 	}
-	for _, c := range e.Causes {
+	for _, c := range ordered(e.Causes) {
 		lines(c, out)
 	}
 }

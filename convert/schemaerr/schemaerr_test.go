@@ -44,9 +44,10 @@ func TestLines(t *testing.T) {
 		{`{"ops":[{"type":"insert","pos":-1}]}`, "at /ops/0/pos: minimum: got -1, want 0"},
 		// A wrong tag: the valid ones are listed.
 		{`{"ops":[{"type":"move"}]}`, `at /ops/0/type: "move" is not one of "insert", "delete"`},
-		// Plain leaves, each once, with their pointers.
+		// Plain leaves, each once, with their pointers, in the order of
+		// their places in the instance.
 		{`{"n":9}`, "at /n: maximum: got 9, want 3"},
-		{`{"ops":"x","n":"y"}`, "at /ops: got string, want array|at /n: got string, want integer"},
+		{`{"ops":"x","n":"y"}`, "at /n: got string, want integer|at /ops: got string, want array"},
 	} {
 		if got := strings.Join(Lines(validate(t, unionSchema, c.instance), 0), "|"); got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.instance, got, c.want)
