@@ -1,6 +1,7 @@
 package hostile
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -56,6 +57,9 @@ func serveSignals(scenario string, in io.Reader, out, errOut io.Writer) error {
 		return ignoreEOF(file, in, out, false)
 	case "signals/linger":
 		signal.Ignore(syscall.SIGTERM)
+		// Ready: SIGTERM is ignored from here on (the server waits for
+		// this before it names its child, so no test signals it sooner).
+		fmt.Fprintln(out, "ready")
 		time.Sleep(lingerFor)
 		return nil
 	case "signals/silent-init":
@@ -160,8 +164,15 @@ func ignoreEOF(file string, in io.Reader, out io.Writer, stay bool) error {
 	// "hostile-server" is how the suite's test binary serves a scenario.
 	child := exec.Command(exe, "hostile-server", "signals/linger")
 	child.Stderr = os.Stderr
+	ready, err := child.StdoutPipe()
+	if err != nil {
+		return err
+	}
 	if err := child.Start(); err != nil {
 		return err
+	}
+	if _, err := bufio.NewReader(ready).ReadString('\n'); err != nil {
+		return fmt.Errorf("signals/linger did not get ready: %w", err)
 	}
 	n.say("pids %d %d", os.Getpid(), child.Process.Pid)
 	_ = Run(slowCall(n), in, out)
