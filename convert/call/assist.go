@@ -19,12 +19,36 @@ type assist struct {
 	headsOnce sync.Once
 	heads     []Candidate // code then name, tool by tool, in the list's order
 
-	mu     sync.RWMutex
-	notes  map[viewKey]string // the notation of a slot
-	vnotes map[*view]string   // the notation of a variant's fields
-	values map[valuesKey][]Candidate
-	params map[paramsKey][]Candidate
-	decls  map[string]*decl // tool name -> its declaration
+	notes  memo[viewKey, string] // the notation of a slot
+	vnotes memo[*view, string]   // the notation of a variant's fields
+	values memo[valuesKey, []Candidate]
+	params memo[paramsKey, []Candidate]
+	decls  memo[string, *decl] // tool name -> its declaration
+}
+
+// memo is a map filled on first use, safe for concurrent use. compute runs
+// outside the lock, since it may read other memos; two callers may then both
+// compute a missing value, which is the same, and either is kept.
+type memo[K comparable, V any] struct {
+	mu sync.RWMutex
+	m  map[K]V
+}
+
+func (c *memo[K, V]) get(k K, compute func() V) V {
+	c.mu.RLock()
+	v, ok := c.m[k]
+	c.mu.RUnlock()
+	if ok {
+		return v
+	}
+	v = compute()
+	c.mu.Lock()
+	if c.m == nil {
+		c.m = map[K]V{}
+	}
+	c.m[k] = v
+	c.mu.Unlock()
+	return v
 }
 
 func (r *Resolver) headCandidates() []Candidate {
@@ -47,41 +71,12 @@ func (r *Resolver) headCandidates() []Candidate {
 
 // notation is the MCP-Term type of slot s under root, written once.
 func (r *Resolver) notation(root, s *ojson.Value) string {
-	a := &r.assist
-	k := viewKey{root, s}
-	a.mu.RLock()
-	n, ok := a.notes[k]
-	a.mu.RUnlock()
-	if ok {
-		return n
-	}
-	n = r.views.notation(root, s, 0)
-	a.mu.Lock()
-	if a.notes == nil {
-		a.notes = map[viewKey]string{}
-	}
-	a.notes[k] = n
-	a.mu.Unlock()
-	return n
+	return r.assist.notes.get(viewKey{root, s}, func() string { return r.views.notation(root, s, 0) })
 }
 
 // variantNotation is a variant's fields, (rec (pos integer) (len integer)).
 func (r *Resolver) variantNotation(root *ojson.Value, v *view) string {
-	a := &r.assist
-	a.mu.RLock()
-	n, ok := a.vnotes[v]
-	a.mu.RUnlock()
-	if ok {
-		return n
-	}
-	n = r.views.objectNotation(root, v, 1)
-	a.mu.Lock()
-	if a.vnotes == nil {
-		a.vnotes = map[*view]string{}
-	}
-	a.vnotes[v] = n
-	a.mu.Unlock()
-	return n
+	return r.assist.vnotes.get(v, func() string { return r.views.objectNotation(root, v, 1) })
 }
 
 const batchDetail = "(batch :concurrency N :stop-on-error (ID CALL) ...): several calls in one text"
@@ -206,23 +201,11 @@ type paramsKey struct {
 // them (an untyped slot takes them all). For a word that is a string, the
 // string values, quoted.
 func (r *Resolver) slotValues(root, s *ojson.Value, quoted bool) []Candidate {
-	a := &r.assist
-	k := valuesKey{root, s, quoted}
-	a.mu.RLock()
-	out, ok := a.values[k]
-	a.mu.RUnlock()
-	if ok {
-		return out
-	}
-	col := valueCollector{r: r, root: root, quoted: quoted, detail: r.notation(root, s)}
-	col.add(s, 0)
-	a.mu.Lock()
-	if a.values == nil {
-		a.values = map[valuesKey][]Candidate{}
-	}
-	a.values[k] = col.out
-	a.mu.Unlock()
-	return col.out
+	return r.assist.values.get(valuesKey{root, s, quoted}, func() []Candidate {
+		col := valueCollector{r: r, root: root, quoted: quoted, detail: r.notation(root, s)}
+		col.add(s, 0)
+		return col.out
+	})
 }
 
 type valueCollector struct {
@@ -301,27 +284,15 @@ func (c *valueCollector) word(text string, kind CandidateKind) {
 // paramCandidates are :name for each parameter of a record, in call order
 // (index k is parameter k), with its type.
 func (r *Resolver) paramCandidates(root *ojson.Value, v *view, call bool) []Candidate {
-	a := &r.assist
-	k := paramsKey{v, call}
-	a.mu.RLock()
-	out, ok := a.params[k]
-	a.mu.RUnlock()
-	if ok {
+	return r.assist.params.get(paramsKey{v, call}, func() []Candidate {
+		kind := KindField
+		if call {
+			kind = KindParam
+		}
+		out := make([]Candidate, len(v.params))
+		for i, p := range v.params {
+			out[i] = Candidate{Text: asKeyword(p.name), Kind: kind, Detail: r.notation(root, p.schema)}
+		}
 		return out
-	}
-	kind := KindField
-	if call {
-		kind = KindParam
-	}
-	out = make([]Candidate, len(v.params))
-	for i, p := range v.params {
-		out[i] = Candidate{Text: asKeyword(p.name), Kind: kind, Detail: r.notation(root, p.schema)}
-	}
-	a.mu.Lock()
-	if a.params == nil {
-		a.params = map[paramsKey][]Candidate{}
-	}
-	a.params[k] = out
-	a.mu.Unlock()
-	return out
+	})
 }

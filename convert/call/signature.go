@@ -188,26 +188,15 @@ type decl struct {
 
 // declaration renders t alone as the term form does, once per tool.
 func (r *Resolver) declaration(t *toolset.Tool) *decl {
-	a := &r.assist
-	a.mu.RLock()
-	d := a.decls[t.Name]
-	a.mu.RUnlock()
-	if d != nil {
+	return r.assist.decls.get(t.Name, func() *decl {
+		one := &toolset.Set{Server: r.set.Server, Version: r.set.Version, Source: r.set.Source, Tools: []*toolset.Tool{t}}
+		d := &decl{params: map[string]Span{}}
+		if doc, err := term.Render(one, term.Options{ModelFacing: true, Codes: map[string]string{t.Name: r.Code(t.Name)}}); err == nil {
+			d.text = doc.Text
+			d.params = paramSpans(doc.Text, r.views.get(t.InputSchema, t.InputSchema))
+		}
 		return d
-	}
-	one := &toolset.Set{Server: r.set.Server, Version: r.set.Version, Source: r.set.Source, Tools: []*toolset.Tool{t}}
-	d = &decl{params: map[string]Span{}}
-	if doc, err := term.Render(one, term.Options{ModelFacing: true, Codes: map[string]string{t.Name: r.Code(t.Name)}}); err == nil {
-		d.text = doc.Text
-		d.params = paramSpans(doc.Text, r.views.get(t.InputSchema, t.InputSchema))
-	}
-	a.mu.Lock()
-	if a.decls == nil {
-		a.decls = map[string]*decl{}
-	}
-	a.decls[t.Name] = d
-	a.mu.Unlock()
-	return d
+	})
 }
 
 // paramSpans finds each parameter's (name type ...) in a declaration
