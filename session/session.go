@@ -114,6 +114,9 @@ func Open(ctx context.Context, src Source, opts Options) (*Session, error) {
 		s.stop()
 		return nil, err
 	}
+	if s.opts.Roots != nil {
+		s.opts.Roots.attach(s)
+	}
 	// A list_changed refresh may already read s.conn.
 	s.mu.Lock()
 	s.conn = c
@@ -177,6 +180,9 @@ func (s *Session) Close() error {
 	c := s.conn
 	s.conn = nil
 	s.mu.Unlock()
+	if s.opts.Roots != nil {
+		s.opts.Roots.detach(s)
+	}
 	s.stop()
 	if c != nil {
 		c.close()
@@ -313,6 +319,7 @@ func (s *Session) connect(ctx context.Context) (*conn, error) {
 	if s.opts.ProtocolVersion != "" {
 		copts = append(copts, client.WithProtocolVersion(s.opts.ProtocolVersion))
 	}
+	copts = append(copts, s.clientSideOptions()...)
 	cl := client.NewClient(wrapped, copts...)
 
 	s.mu.Lock()

@@ -178,6 +178,15 @@ type Options struct {
 	// OnCall is told about every finished call, whatever its outcome, so a
 	// history can be kept even when the server dies mid-call.
 	OnCall func(*CallResult)
+	// Roots, when set, declares the roots capability and answers
+	// roots/list with its list; its Set sends roots/list_changed.
+	Roots *Roots
+	// Asker, when set, declares sampling and elicitation (form and URL) and
+	// answers them; nil declares neither (see clientside.go).
+	Asker Asker
+	// AskTimeout bounds how long a server's sampling or elicitation request
+	// may wait for its answer; default 10 min (a person may be typing).
+	AskTimeout time.Duration
 }
 
 func (o Options) withDefaults() Options {
@@ -196,6 +205,9 @@ func (o Options) withDefaults() Options {
 	// Leave time for the initialize handshake after a probe that got no
 	// answer.
 	o.DiscoverTimeout = min(o.DiscoverTimeout, o.ConnectTimeout/2)
+	if o.AskTimeout <= 0 {
+		o.AskTimeout = 10 * time.Minute
+	}
 	if o.CallTimeout <= 0 {
 		o.CallTimeout = 60 * time.Second
 	}

@@ -298,6 +298,10 @@ func (s *stdioTransport) deliver(id mcp.RequestId, resp *transport.JSONRPCRespon
 	s.events.publish(Event{Kind: EventNotice, Level: "warning", Text: "response to unknown or abandoned request id " + idText(id)})
 }
 
+// stdioAnswerBackstop bounds how long a server-to-client request may go
+// unanswered on stdio.
+const stdioAnswerBackstop = 2 * time.Hour
+
 func (s *stdioTransport) answer(req transport.JSONRPCRequest) {
 	s.hmu.RLock()
 	h := s.onRequest
@@ -306,7 +310,9 @@ func (s *stdioTransport) answer(req transport.JSONRPCRequest) {
 	if h == nil {
 		resp = transport.NewJSONRPCErrorResponse(req.ID, mcp.METHOD_NOT_FOUND, "mcpterm does not handle "+req.Method, nil)
 	} else {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		// A backstop only: the session's ask handler bounds a request that
+		// waits for a person by Options.AskTimeout.
+		ctx, cancel := context.WithTimeout(context.Background(), stdioAnswerBackstop)
 		r, err := h(ctx, req)
 		cancel()
 		switch {

@@ -1,0 +1,82 @@
+package session
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// recordingAsker answers sampling with a fixed text and elicitation with
+// accept, recording what it was asked.
+type recordingAsker struct {
+	mu      sync.Mutex
+	samples []mcp.CreateMessageRequest
+	elicits []mcp.ElicitationRequest
+}
+
+func (a *recordingAsker) Sample(_ context.Context, _ string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	a.mu.Lock()
+	a.samples = append(a.samples, req)
+	a.mu.Unlock()
+	return &mcp.CreateMessageResult{
+		SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent("sampled reply")},
+		Model:           "test-model", StopReason: "endTurn",
+	}, nil
+}
+
+func (a *recordingAsker) Elicit(_ context.Context, _ string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	a.mu.Lock()
+	a.elicits = append(a.elicits, req)
+	a.mu.Unlock()
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, nil
+}
+
+// TestEverythingClientCapabilities: with roots and an Asker, the reference
+// server shows its capability-gated tools, and its sampling and roots tools
+// reach mcpterm's handlers over a real stdio subprocess.
+func TestEverythingClientCapabilities(t *testing.T) {
+	src := everything(t)
+	roots, err := NewRoots(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	asker := &recordingAsker{}
+	s := open(t, src, Options{Roots: roots, Asker: asker})
+	ctx := ctxT(t, 60*time.Second)
+	set, err := s.Tools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range set.Tools {
+		names = append(names, tl.Name)
+	}
+	// Without client capabilities the server shows 13; Inspector shows 16
+	// (it declares no URL elicitation).
+	if len(set.Tools) < 16 {
+		t.Errorf("%d tools, want at least 16: %v", len(set.Tools), names)
+	}
+	for _, name := range []string{"trigger-sampling-request", "trigger-elicitation-request", "trigger-url-elicitation", "get-roots-list"} {
+		if set.Find(name) == nil {
+			t.Errorf("no %s among %v", name, names)
+		}
+	}
+	r := s.Call(ctx, CallRequest{Tool: "get-roots-list", Arguments: obj(t, `{}`)})
+	if !r.OK() || !strings.Contains(resultText(r), roots.List()[0].URI) {
+		t.Errorf("get-roots-list: %v %q", r.Err, resultText(r))
+	}
+	r = s.Call(ctx, CallRequest{Tool: "trigger-sampling-request", Arguments: obj(t, `{"prompt":"say hi","maxTokens":20}`)})
+	if !r.OK() || !strings.Contains(resultText(r), "sampled reply") {
+		t.Errorf("sampling: %v %q", r.Err, resultText(r))
+	}
+	asker.mu.Lock()
+	n := len(asker.samples)
+	asker.mu.Unlock()
+	if n != 1 {
+		t.Errorf("asker saw %d sampling requests", n)
+	}
+}
