@@ -20,7 +20,10 @@ import (
 // NAME [--config FILE] (an mcpServers config entry), or --tools FILE
 // (offline). --trace FILE and --timeout apply to all of them. The flags
 // fill a session.Selection; session.Resolve checks and resolves it.
-type serverFlags struct{ session.Selection }
+type serverFlags struct {
+	session.Selection
+	ask askFlags // how the command line answers a server's questions (cmd_ask.go)
+}
 
 // register adds the selection flags to fs.
 func (sf *serverFlags) register(fs *flag.FlagSet) {
@@ -43,6 +46,10 @@ func (sf *serverFlags) registerLive(fs *flag.FlagSet) {
 	fs.Var((*envFlag)(&sf.Env), "env", "stdio server: set `NAME=VALUE` in its environment, or pass NAME from this one (repeatable)")
 	fs.BoolVar(&sf.InheritEnv, "inherit-env", false, "stdio server: pass it this whole environment, not only HOME, PATH, USER, locale and the like")
 	fs.DurationVar(&sf.MaxTime, "max-time", 0, "give up on a call after this long in all, progress or not (0: 10× --timeout)")
+	fs.Var((*listFlag)(&sf.Roots), "root", "offer the server this `DIR` as a root (repeatable; default: the current directory)")
+	fs.BoolVar(&sf.NoRoots, "no-roots", false, "offer the server no roots at all")
+	fs.StringVar(&sf.Protocol, "protocol", "", "pin the protocol `VERSION` (2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)")
+	sf.ask.register(fs)
 }
 
 // envFlag collects repeated --env NAME=VALUE (or NAME) values in order,
@@ -140,6 +147,9 @@ func (c *cli) clean(r *safe.Redactor, s string) string { return safe.Text(r.Reda
 func (c *cli) connect(ctx context.Context, cmd string, sf *serverFlags, base session.Options) (*connection, int) {
 	if base.ClientVersion == "" {
 		base.ClientVersion = c.clientVersion()
+	}
+	if base.Asker == nil {
+		base.Asker = c.asker(&sf.ask)
 	}
 	t, err := session.Resolve(sf.Selection, c.env(), base)
 	if err != nil {

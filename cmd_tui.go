@@ -116,8 +116,9 @@ func (c *cli) workbench(sf *serverFlags, o *tuiOptions) (ui.Options, *session.Ta
 	env := c.env()
 	env.Cwd, _ = os.Getwd()
 	env.Home, _ = os.UserHomeDir()
+	ask := ui.NewAskBridge()
 	resolve := func() (*session.Target, error) {
-		return session.Resolve(sf.Selection, env, session.Options{ClientName: "mcpterm", ClientVersion: c.clientVersion()})
+		return session.Resolve(sf.Selection, env, session.Options{ClientName: "mcpterm", ClientVersion: c.clientVersion(), Asker: ask})
 	}
 	target, err := resolve()
 	// An untrusted project config's server is asked about in the
@@ -140,6 +141,7 @@ func (c *cli) workbench(sf *serverFlags, o *tuiOptions) (ui.Options, *session.Ta
 		Encoding:     o.encoding,
 		WorkingDir:   env.Cwd,
 		DisableMouse: o.noMouse,
+		Ask:          ask,
 	}
 	if dir, err := history.StateDir(c.getenv, env.Home); err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm: the draft and history are kept in memory only:", err)

@@ -19,18 +19,48 @@ import (
 // the workbench a modal, the CLI a policy (decline, defaults, a file, an
 // endpoint), the gateway its own MCP client.
 
-// Asker answers the requests a server sends its client. Server names the
-// session's source as shown to people, so a face can say who is asking.
-// An implementation may block until a person answers; ctx ends when the
-// request is abandoned (the server gave up, the session closed, or the
-// session's AskTimeout passed).
-type Asker interface {
-	// Sample answers sampling/createMessage. Returning ErrDeclined sends
-	// the server a "declined by the user" error.
+// Sampler answers sampling/createMessage. Server names the session's
+// source as shown to people, so a face can say who is asking. It may block
+// until a person answers; ctx ends when the request is abandoned (the
+// server gave up, the session closed, or Options.AskTimeout passed).
+// Returning ErrDeclined (or an error wrapping it) declines.
+type Sampler interface {
 	Sample(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error)
-	// Elicit answers elicitation/create (form or URL mode). A decline or a
-	// cancel is a result with that Action, not an error.
+}
+
+// Elicitor answers elicitation/create, form or URL mode. A decline or a
+// cancel is a result with that Action, not an error.
+type Elicitor interface {
 	Elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error)
+}
+
+// Asker answers the requests a server sends its client.
+type Asker interface {
+	Sampler
+	Elicitor
+}
+
+// Pair is an Asker made of a Sampler and an Elicitor, each chosen on its
+// own (the command line's --sampling-* and --elicit); a nil part declines.
+type Pair struct {
+	Sampler  Sampler
+	Elicitor Elicitor
+}
+
+// Sample asks the Sampler, or declines.
+func (p Pair) Sample(ctx context.Context, server string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	if p.Sampler == nil {
+		return Decliner{}.Sample(ctx, server, req)
+	}
+	return p.Sampler.Sample(ctx, server, req)
+}
+
+// Elicit asks the Elicitor, or declines.
+func (p Pair) Elicit(ctx context.Context, server string, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	if p.Elicitor == nil {
+		return Decliner{}.Elicit(ctx, server, req)
+	}
+	return p.Elicitor.Elicit(ctx, server, req)
 }
 
 // ErrDeclined is what an Asker returns when the person (or the policy)

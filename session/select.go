@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -45,6 +46,13 @@ type Selection struct {
 	// MaxTime is --max-time: a call's overall deadline, which progress
 	// does not extend; 0 is 10 × the call timeout.
 	MaxTime time.Duration
+	// Roots are --root DIR (repeatable): the directories offered to the
+	// server as file:// roots; none given means the current directory.
+	// NoRoots (--no-roots) offers none and declares no roots capability.
+	Roots   []string
+	NoRoots bool
+	// Protocol is --protocol VERSION: pin the protocol revision.
+	Protocol string
 }
 
 // Env is what resolving a selection reads from the outside world. A nil
@@ -177,6 +185,17 @@ func Resolve(sel Selection, env Env, base Options) (*Target, error) {
 	}
 	if opts.Getenv == nil {
 		opts.Getenv = env.Getenv
+	}
+	if sel.Protocol != "" {
+		opts.ProtocolVersion = sel.Protocol
+	}
+	if sel.NoRoots && len(sel.Roots) > 0 {
+		return nil, &UsageError{Msg: "--root and --no-roots: choose one"}
+	}
+	if opts.Roots == nil && !sel.NoRoots {
+		if opts.Roots, err = selectedRoots(sel.Roots, env.Cwd); err != nil {
+			return nil, err
+		}
 	}
 	if sel.Trace != "" {
 		f, err := os.OpenFile(sel.Trace, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
@@ -412,4 +431,23 @@ func DraftKey(src Source) string {
 		k = fmt.Sprintf("%s-%x", k[:60], sha256.Sum256([]byte(k)))[:80]
 	}
 	return k
+}
+
+// selectedRoots resolves --root directories against cwd (the current
+// directory when none is given); each must be a directory.
+func selectedRoots(dirs []string, cwd string) (*Roots, error) {
+	if len(dirs) == 0 {
+		dirs = []string{cwd}
+	}
+	abs := make([]string, len(dirs))
+	for i, d := range dirs {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(cwd, d)
+		}
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			return nil, &UsageError{Msg: fmt.Sprintf("--root %s: not a directory", dirs[i])}
+		}
+		abs[i] = d
+	}
+	return NewRoots(abs...)
 }

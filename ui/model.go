@@ -135,6 +135,9 @@ func (m *Model) Init() tea.Cmd {
 	if m.conn != connAsking { // else the trust answer connects (onTrustDone)
 		cmds = append(cmds, m.connectCmd(), m.loadDraftCmd(), m.results.spinner.Tick)
 	}
+	if m.opts.Ask != nil {
+		cmds = append(cmds, m.opts.Ask.waitAsk())
+	}
 	if len(m.opts.Notices) > 0 {
 		cmds = append(cmds, m.setFlash(m.opts.Sanitize(strings.Join(m.opts.Notices, "; ")), false))
 	}

@@ -87,6 +87,9 @@ type Options struct {
 	WriteFile  func(path string, data []byte) error
 	Now        func() time.Time
 	WorkingDir string // where relative save/open paths resolve
+	// Ask, when set, is the session's Asker: the server's sampling and
+	// elicitation requests open a dialog here (ask.go).
+	Ask *AskBridge
 	// DisableMouse keeps the terminal's own selection working.
 	DisableMouse bool
 }

@@ -243,6 +243,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case readURIMsg:
 		return m.readResourceCmd(msg.uri)
 
+	case askMsg:
+		return m.onAsk(msg)
+
 	case modalClosedMsg:
 		if m.conn == connAsking && m.modal == nil {
 			m.askTrust() // the quit confirmation was over the trust question
