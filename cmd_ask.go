@@ -18,6 +18,8 @@ type askFlags struct {
 	samplingEndpoint string
 	samplingModel    string
 	samplingKeyEnv   string
+	// cmd is the command, for the notices (set by checkSampling).
+	cmd string
 }
 
 func (a *askFlags) register(fs *flag.FlagSet) {
