@@ -85,10 +85,11 @@ type chatUsage struct {
 	CompletionTokens int `json:"completion_tokens"`
 }
 
-// samplingBlock is one MCP content block of a sampling message, read
+// SamplingBlock is one MCP content block of a sampling message, read
 // through JSON whatever Go type mcp-go gave it (a value, a pointer, a map
-// from an HTTP transport), so every form is handled alike.
-type samplingBlock struct {
+// from an HTTP transport), so every form is handled alike: by the
+// endpoint mapping here and by the workbench's sampling dialog.
+type SamplingBlock struct {
 	Type      string            `json:"type"`
 	Text      string            `json:"text"`
 	Data      string            `json:"data"`
@@ -102,24 +103,24 @@ type samplingBlock struct {
 }
 
 // samplingBlocks reads a message's content: one block or a list of them.
-func samplingBlocks(content any) ([]samplingBlock, error) {
+func SamplingBlocks(content any) ([]SamplingBlock, error) {
 	raw, err := json.Marshal(content)
 	if err != nil {
 		return nil, err
 	}
 	raw = []byte(strings.TrimSpace(string(raw)))
 	if len(raw) > 0 && raw[0] == '[' {
-		var bs []samplingBlock
+		var bs []SamplingBlock
 		if err := json.Unmarshal(raw, &bs); err != nil {
 			return nil, err
 		}
 		return bs, nil
 	}
-	var b samplingBlock
+	var b SamplingBlock
 	if err := json.Unmarshal(raw, &b); err != nil {
 		return nil, err
 	}
-	return []samplingBlock{b}, nil
+	return []SamplingBlock{b}, nil
 }
 
 // audioFormats are the audio types chat completions' input_audio takes.
@@ -176,7 +177,7 @@ func chatMessages(m mcp.SamplingMessage) ([]chatMessage, error) {
 	if m.Role != mcp.RoleUser && m.Role != mcp.RoleAssistant {
 		return nil, fmt.Errorf("role %q is neither user nor assistant", m.Role)
 	}
-	blocks, err := samplingBlocks(m.Content)
+	blocks, err := SamplingBlocks(m.Content)
 	if err != nil {
 		return nil, fmt.Errorf("unreadable content: %w", err)
 	}
@@ -262,10 +263,10 @@ func partsText(parts []chatPart) string {
 
 // toolResultText is a tool result's text: chat completions' tool messages
 // carry text only.
-func toolResultText(b samplingBlock) (string, error) {
+func toolResultText(b SamplingBlock) (string, error) {
 	var texts []string
 	for k, raw := range b.Content {
-		var c samplingBlock
+		var c SamplingBlock
 		if err := json.Unmarshal(raw, &c); err != nil {
 			return "", fmt.Errorf("tool result %q content %d: %w", b.ToolUseID, k+1, err)
 		}

@@ -104,6 +104,16 @@ type KeyMap struct {
 	FormRemove     key.Binding // remove the item, or clear the field
 	FormAccept     key.Binding // use the call
 	FormCancel     key.Binding // leave the form
+
+	// The sampling dialog (a server asks for a model's reply, ui/sampling.go).
+	SamplingSend       key.Binding // send the reply written
+	SamplingDecline    key.Binding // decline the request
+	SamplingNext       key.Binding // next field: reply, model, stop reason, request
+	SamplingPrev       key.Binding
+	SamplingScrollUp   key.Binding // scroll the request, from any field
+	SamplingScrollDown key.Binding
+	SamplingStopNext   key.Binding // next stop reason (on its field)
+	SamplingStopPrev   key.Binding
 }
 
 // DefaultKeyMap is the documented key set (see the full help, ?).
@@ -193,6 +203,15 @@ func DefaultKeyMap() KeyMap {
 		FormRemove:     b(k("ctrl+x"), "ctrl+x", "remove item / clear field"),
 		FormAccept:     b(k("ctrl+s", "ctrl+enter"), "ctrl+s", "use the call"),
 		FormCancel:     b(k("esc"), "esc", "leave the form"),
+
+		SamplingSend:       b(k("ctrl+s"), "ctrl+s", "send reply"),
+		SamplingDecline:    b(k("esc"), "esc", "decline"),
+		SamplingNext:       b(k("tab"), "tab", "next field"),
+		SamplingPrev:       b(k("shift+tab"), "shift+tab", "previous field"),
+		SamplingScrollUp:   b(k("pgup"), "pgup", "scroll request up"),
+		SamplingScrollDown: b(k("pgdown"), "pgdn", "scroll request down"),
+		SamplingStopNext:   b(k("right", "space"), "→/space", "next stop reason"),
+		SamplingStopPrev:   b(k("left"), "←", "previous stop reason"),
 	}
 }
 

@@ -31,6 +31,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			cmds = append(cmds, m.update(r))
 		}
 	}
+	m.syncAsks()
 	m.syncKeys()
 	return m, tea.Batch(cmds...)
 }
@@ -245,6 +246,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 
 	case askMsg:
 		return m.onAsk(msg)
+
+	case askEventMsg:
+		return m.onAskEvent(msg)
 
 	case modalClosedMsg:
 		if m.conn == connAsking && m.modal == nil {
