@@ -68,7 +68,7 @@ func newSamplingDialog(st Styles, k *KeyMap, r *askRequest, sanitize func(string
 	d.reply = textarea.New()
 	d.reply.ShowLineNumbers = false
 	d.reply.Prompt = "│ "
-	d.reply.Placeholder = "Write the reply the server gets as the model's"
+	d.reply.Placeholder = "type the reply…"
 	d.reply.CharLimit = 64 << 10
 	d.reply.SetStyles(textareaStyles(st))
 	d.reply.Focus()
@@ -132,12 +132,12 @@ func (d *samplingDialog) Update(msg tea.Msg, k *KeyMap) (bool, tea.Cmd) {
 		d.done = true
 		res := d.result()
 		d.req.answer(askReply{sample: res})
-		note := fmt.Sprintf("sent %s a reply as %q (%s)", d.server, res.Model, res.StopReason)
+		note := fmt.Sprintf("sampling: sent the reply as %q (%s)", res.Model, res.StopReason)
 		return true, func() tea.Msg { return askEventMsg{note: note} }
 	case key.Matches(km, k.SamplingDecline):
 		d.done = true
 		d.req.answer(askReply{err: session.ErrDeclined})
-		note := "declined " + d.server + "'s sampling request"
+		note := "sampling: declined the request"
 		return true, func() tea.Msg { return askEventMsg{note: note} }
 	case key.Matches(km, k.SamplingNext):
 		return false, d.setFocus((d.focus + 1) % numSamplingFields)
@@ -222,12 +222,15 @@ func (d *samplingDialog) View(st Styles, w int) string {
 	// The request, wrapped to the box and scrolled.
 	var lines []string
 	for _, l := range d.lines {
-		for _, wl := range strings.Split(ansi.Wrap(l.text, iw, ""), "\n") {
-			if l.head {
+		if l.head {
+			for _, wl := range strings.Split(ansi.Wrap(l.text, iw, ""), "\n") {
 				lines = append(lines, st.PaneTitle.Render(wl))
-			} else {
-				lines = append(lines, wl)
 			}
+			continue
+		}
+		// Text under a heading keeps its indent when it wraps.
+		for _, wl := range strings.Split(ansi.Wrap(strings.TrimPrefix(l.text, "  "), max(iw-2, 8), ""), "\n") {
+			lines = append(lines, "  "+wl)
 		}
 	}
 	rows := min(reqRows, len(lines))

@@ -99,7 +99,7 @@ func TestSamplingDialogSend(t *testing.T) {
 	if a.err != nil || a.sample.Model != "me" || a.sample.StopReason != "maxTokens" || a.sample.Role != mcp.RoleAssistant || text.Text != "Sunny,\nabout 18°C." {
 		t.Errorf("reply %+v (%v)", a.sample, a.err)
 	}
-	h.waitUntil("the note", func(m *Model) bool { return strings.Contains(m.flash, `sent srv a reply as "me" (maxTokens)`) })
+	h.waitUntil("the note", func(m *Model) bool { return strings.Contains(m.flash, `sampling: sent the reply as "me" (maxTokens)`) })
 	if h.m.modal != nil {
 		t.Errorf("modal %T after sending", h.m.modal)
 	}
@@ -216,7 +216,7 @@ func TestFlowSampling(t *testing.T) {
 			checkFrame(t, screen, sz[0], sz[1])
 			golden.RequireEqual(t, normalize(screen))
 			f.keys("ctrl+s")
-			f.waitOutput("sent demo a reply")
+			f.waitOutput("sampling: sent the reply")
 			if a := replyOf(t, r); a.sample == nil || a.sample.StopReason != "maxTokens" {
 				t.Errorf("reply %+v", a)
 			}
