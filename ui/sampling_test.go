@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -222,5 +223,24 @@ func TestFlowSampling(t *testing.T) {
 			}
 			f.finish()
 		})
+	}
+}
+
+// On a screen too small for the dialog it is cut, never broken: the frame
+// keeps its size and keys still work.
+func TestSamplingDialogTinyScreen(t *testing.T) {
+	h := newHarness(t, monoEnv(t).opts, 80, 24)
+	h.ready()
+	r, _ := newAsk(t, "srv", samplingParams())
+	h.send(askMsg{req: r})
+	for _, sz := range [][2]int{{20, 8}, {1, 1}, {200, 60}} {
+		h.send(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		h.key("pgdown")
+		h.key("shift+tab")
+		checkFrame(t, h.screen(), sz[0], sz[1])
+	}
+	h.key("esc")
+	if a := replyOf(t, r); !errors.Is(a.err, session.ErrDeclined) {
+		t.Errorf("reply %+v", a)
 	}
 }
