@@ -132,6 +132,8 @@ var audioFormats = map[string]string{"audio/wav": "wav", "audio/x-wav": "wav", "
 // naming the message, not something silently dropped.
 func chatRequest(model string, p mcp.CreateMessageParams) ([]byte, error) {
 	out := chatCompletionRequest{Model: model, MaxTokens: p.MaxTokens, Stop: p.StopSequences}
+	// A temperature of 0 is not sent: mcp-go reads an absent temperature
+	// as 0, so 0 means "the endpoint's default".
 	if p.Temperature != 0 {
 		t := p.Temperature
 		out.Temperature = &t
