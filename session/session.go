@@ -286,7 +286,8 @@ func (s *Session) newTransport() (transport.Interface, error) {
 		if src.Kind == SSE {
 			return transport.NewSSE(src.URL, transport.WithHTTPClient(hc))
 		}
-		return transport.NewStreamableHTTP(src.URL, transport.WithHTTPBasicClient(hc))
+		return transport.NewStreamableHTTP(src.URL, transport.WithHTTPBasicClient(hc),
+			transport.WithHTTPLogger(noticeLogger(s.events)), streamableListening())
 	}
 	return nil, fmt.Errorf("cannot connect to a %s source", src.Kind)
 }
@@ -315,12 +316,14 @@ func (s *Session) connect(ctx context.Context) (*conn, error) {
 		return nil, &ConnectionError{Err: err}
 	}
 	wrapped, tr := wrapTransport(inner, s.tap)
+	_, listening := inner.(*transport.StreamableHTTP)
+	guarded := guardDiscover(wrapped, s.events, listening)
 	copts := []client.ClientOption{client.WithDiscoverTimeout(s.opts.DiscoverTimeout)}
 	if s.opts.ProtocolVersion != "" {
 		copts = append(copts, client.WithProtocolVersion(s.opts.ProtocolVersion))
 	}
 	copts = append(copts, s.clientSideOptions()...)
-	cl := client.NewClient(wrapped, copts...)
+	cl := client.NewClient(guarded, copts...)
 
 	s.mu.Lock()
 	s.gen++

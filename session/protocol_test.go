@@ -1,0 +1,213 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// TestProtocolFlagRefusesUnknown: --protocol takes only the revisions
+// mcp-go speaks, and the usage error lists them.
+func TestProtocolFlagRefusesUnknown(t *testing.T) {
+	_, err := Resolve(Selection{Protocol: "2099-01-01"}, Env{}, Options{})
+	var ue *UsageError
+	if !errors.As(err, &ue) {
+		t.Fatalf("Resolve(--protocol 2099-01-01) = %v, want a *UsageError", err)
+	}
+	for _, v := range KnownProtocolVersions() {
+		if !strings.Contains(ue.Msg, v) {
+			t.Errorf("usage error %q does not list %s", ue.Msg, v)
+		}
+	}
+	for _, v := range KnownProtocolVersions() {
+		tg, err := Resolve(Selection{Protocol: v}, Env{}, Options{})
+		if err != nil {
+			t.Errorf("Resolve(--protocol %s): %v", v, err)
+			continue
+		}
+		if tg.Options.ProtocolVersion != v {
+			t.Errorf("--protocol %s: Options.ProtocolVersion = %q", v, tg.Options.ProtocolVersion)
+		}
+		tg.Close()
+	}
+}
+
+// rootsServer is an mcp-go server whose tool "roots" asks its client for
+// its roots (roots/list, a server-to-client request) and answers with them.
+func rootsServer() *server.MCPServer {
+	srv := server.NewMCPServer("roots-server", "1.0.0", server.WithRoots())
+	srv.AddTool(mcp.NewTool("roots", mcp.WithReadOnlyHintAnnotation(true)),
+		func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := srv.RequestRoots(ctx, mcp.ListRootsRequest{})
+			if err != nil {
+				return mcp.NewToolResultError("roots/list: " + err.Error()), nil
+			}
+			var uris []string
+			for _, r := range res.Roots {
+				uris = append(uris, r.URI)
+			}
+			return mcp.NewToolResultText(strings.Join(uris, ",")), nil
+		})
+	return srv
+}
+
+// TestProtocolPinning: each known revision, pinned, is the one the
+// connection speaks, in process and over streamable HTTP.
+func TestProtocolPinning(t *testing.T) {
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(rootsServer()))
+	t.Cleanup(ts.Close)
+	for _, v := range KnownProtocolVersions() {
+		for _, src := range []Source{{Kind: InProcess, Server: rootsServer()}, {Kind: HTTP, URL: ts.URL + "/mcp"}} {
+			t.Run(v+"/"+string(src.Kind), func(t *testing.T) {
+				s := open(t, src, Options{ProtocolVersion: v})
+				info := s.Info()
+				if info.ProtocolVersion != v {
+					t.Errorf("pinned %s, negotiated %s", v, info.ProtocolVersion)
+				}
+				if info.Modern != mcp.IsModernProtocol(v) {
+					t.Errorf("Modern = %v for %s", info.Modern, v)
+				}
+			})
+		}
+	}
+}
+
+// TestServerRequestsOverHTTP: a server's roots/list, which mcp-go's server
+// sends on the standalone GET stream, is answered over streamable HTTP on
+// each revision that has server-to-client requests.
+func TestServerRequestsOverHTTP(t *testing.T) {
+	roots, err := NewRoots(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := roots.List()[0].URI
+	call := func(t *testing.T, s *Session) {
+		t.Helper()
+		r := s.Call(ctxT(t, 20*time.Second), CallRequest{Tool: "roots"})
+		if r.Err != nil || r.IsError || r.Result == nil {
+			t.Fatalf("roots: err %v, isError %v, result %+v", r.Err, r.IsError, r.Result)
+		}
+		if got := mcp.GetTextFromContent(r.Result.Content[0]); got != want {
+			t.Errorf("the server saw roots %q, want %q", got, want)
+		}
+	}
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(rootsServer()))
+	t.Cleanup(ts.Close)
+	for _, v := range []string{"2025-11-25", "2025-06-18", "2025-03-26"} {
+		t.Run("streamable/"+v, func(t *testing.T) {
+			call(t, open(t, Source{Kind: HTTP, URL: ts.URL + "/mcp"}, Options{ProtocolVersion: v, Roots: roots}))
+		})
+	}
+}
+
+// scriptedLegacy is a streamable HTTP server of a revision before
+// 2026-07-28 that answers every method it does not know, server/discover
+// included, with an empty result: the shape that used to pass for a
+// discover result, so that initialize was never sent.
+type scriptedLegacy struct {
+	mu      sync.Mutex
+	methods []string
+}
+
+func (h *scriptedLegacy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		http.Error(w, "no", http.StatusMethodNotAllowed)
+		return
+	}
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		http.Error(w, "not JSON", http.StatusBadRequest)
+		return
+	}
+	h.mu.Lock()
+	h.methods = append(h.methods, req.Method)
+	h.mu.Unlock()
+	if req.ID == nil {
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	result := `{}`
+	switch req.Method {
+	case "initialize":
+		result = `{"protocolVersion":"2025-06-18","serverInfo":{"name":"scripted","version":"1"},"capabilities":{"tools":{}}}`
+	case "tools/list":
+		result = `{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}`
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":`+result+`}`)
+}
+
+func (h *scriptedLegacy) seen() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Clone(h.methods)
+}
+
+// TestDiscoverEmptyAnswerFallsBack: an empty server/discover answer is not
+// taken for a 2026-07-28 server; initialize follows, and the session speaks
+// the revision the server chose.
+func TestDiscoverEmptyAnswerFallsBack(t *testing.T) {
+	h := &scriptedLegacy{}
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	s := open(t, Source{Kind: HTTP, URL: ts.URL}, Options{})
+	info := s.Info()
+	if info.Modern || info.ProtocolVersion != "2025-06-18" {
+		t.Errorf("negotiated %q (modern %v), want 2025-06-18 through initialize", info.ProtocolVersion, info.Modern)
+	}
+	if info.Name != "scripted" {
+		t.Errorf("server name %q", info.Name)
+	}
+	if _, err := s.Tools(ctxT(t, 20*time.Second)); err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	got := h.seen()
+	if !slices.Contains(got, "initialize") || !slices.Contains(got, "notifications/initialized") {
+		t.Errorf("methods the server saw: %v; initialize never sent", got)
+	}
+}
+
+// TestDiscoverValidAnswerKept: a real 2026-07-28 server's discover answer
+// still passes, so the stateless core is used where it is offered.
+func TestDiscoverValidAnswerKept(t *testing.T) {
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(rootsServer()))
+	t.Cleanup(ts.Close)
+	s := open(t, Source{Kind: HTTP, URL: ts.URL + "/mcp"}, Options{})
+	if info := s.Info(); !info.Modern || info.ProtocolVersion != mcp.LATEST_PROTOCOL_VERSION {
+		t.Errorf("negotiated %q (modern %v), want %s", info.ProtocolVersion, info.Modern, mcp.LATEST_PROTOCOL_VERSION)
+	}
+}
+
+func TestNotDiscoverResult(t *testing.T) {
+	for raw, bad := range map[string]bool{
+		`{}`:                        true,
+		`[]`:                        true,
+		`null`:                      true,
+		`{"supportedVersions":[]}`:  true,
+		`{"supportedVersions":[1]}`: true,
+		`{"supportedVersions":"x"}`: true,
+		`{"supportedVersions":["2025-11-25"],"capabilities":{}}`:              true,
+		`{"supportedVersions":["2026-07-28"]}`:                                true,
+		`{"supportedVersions":["2026-07-28"],"capabilities":1}`:               true,
+		`{"supportedVersions":["2026-07-28","2025-11-25"],"capabilities":{}}`: false,
+	} {
+		if why := notDiscoverResult(json.RawMessage(raw)); (why != "") != bad {
+			t.Errorf("notDiscoverResult(%s) = %q, want bad=%v", raw, why, bad)
+		}
+	}
+}
