@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -195,3 +196,22 @@ func (h *noticeHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
 }
 
 func (h *noticeHandler) WithGroup(string) slog.Handler { return h }
+
+// ClientCapabilities is what the live connection declared to the server as
+// the client's capabilities; the zero value when there is none.
+func (s *Session) ClientCapabilities() mcp.ClientCapabilities {
+	return s.Info().ClientCapabilities
+}
+
+// declared is the client capabilities cl sends: mcp-go's configured set
+// plus the roots capability it adds for a registered roots handler (its
+// GetClientCapabilities leaves that out).
+func (s *Session) declared(cl *client.Client) mcp.ClientCapabilities {
+	caps := cl.GetClientCapabilities()
+	if s.opts.Roots != nil && caps.Roots == nil {
+		caps.Roots = &struct {
+			ListChanged bool `json:"listChanged,omitempty"`
+		}{ListChanged: true}
+	}
+	return caps
+}

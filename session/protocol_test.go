@@ -211,3 +211,36 @@ func TestNotDiscoverResult(t *testing.T) {
 		}
 	}
 }
+
+// TestClientCapabilitiesAreWhatWasSent: the accessor reports exactly the
+// capabilities the initialize request carried.
+func TestClientCapabilitiesAreWhatWasSent(t *testing.T) {
+	roots, err := NewRoots(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, Source{Kind: InProcess, Server: rootsServer()},
+		Options{ProtocolVersion: "2025-11-25", Roots: roots, Asker: Pair{}})
+	var sent json.RawMessage
+	for _, m := range s.Tap().Messages() {
+		if m.Method == "initialize" && m.Dir == Sent {
+			var req struct {
+				Params struct {
+					Capabilities json.RawMessage `json:"capabilities"`
+				} `json:"params"`
+			}
+			if err := json.Unmarshal([]byte(m.Payload), &req); err != nil {
+				t.Fatal(err)
+			}
+			sent = req.Params.Capabilities
+		}
+	}
+	got, _ := json.Marshal(s.ClientCapabilities())
+	if sent == nil || string(got) != string(sent) {
+		t.Errorf("ClientCapabilities() = %s, initialize sent %s", got, sent)
+	}
+	caps := s.ClientCapabilities()
+	if caps.Roots == nil || caps.Sampling == nil || caps.Elicitation == nil {
+		t.Errorf("declared %s, want roots, sampling and elicitation", got)
+	}
+}

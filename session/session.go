@@ -66,6 +66,9 @@ type Info struct {
 	ProtocolVersion string
 	Modern          bool
 	Capabilities    mcp.ServerCapabilities
+	// ClientCapabilities is what mcpterm declared to the server (in
+	// initialize, or in every request's _meta on 2026-07-28).
+	ClientCapabilities mcp.ClientCapabilities
 	// Raw is the initialize (or server/discover) result as the server sent it.
 	Raw         *ojson.Value
 	Source      string // Source.String(): safe to show
@@ -361,14 +364,15 @@ func (s *Session) connect(ctx context.Context) (*conn, error) {
 	}
 	c.info = Info{
 		Name: res.ServerInfo.Name, Title: res.ServerInfo.Title, Version: res.ServerInfo.Version,
-		Instructions:    res.Instructions,
-		ProtocolVersion: cl.ProtocolVersion(),
-		Modern:          mcp.IsModernProtocol(cl.ProtocolVersion()),
-		Capabilities:    res.Capabilities,
-		Source:          s.src.String(),
-		Kind:            s.src.Kind,
-		ConnectedAt:     time.Now(),
-		Generation:      gen,
+		Instructions:       res.Instructions,
+		ProtocolVersion:    cl.ProtocolVersion(),
+		Modern:             mcp.IsModernProtocol(cl.ProtocolVersion()),
+		Capabilities:       res.Capabilities,
+		ClientCapabilities: s.declared(cl),
+		Source:             s.src.String(),
+		Kind:               s.src.Kind,
+		ConnectedAt:        time.Now(),
+		Generation:         gen,
 	}
 	if raw, _, ok := capt.result(); ok && len(raw) > 0 {
 		c.info.Raw, _ = ojson.Parse(raw)
