@@ -244,3 +244,90 @@ func TestClientCapabilitiesAreWhatWasSent(t *testing.T) {
 		t.Errorf("declared %s, want roots, sampling and elicitation", got)
 	}
 }
+
+// resumingServer is a 2025-11-25 streamable HTTP server that, like the
+// conformance suite's sse-retry scenario, answers tools/call with an SSE
+// stream it ends after a priming event (an id, a retry field, no data), and
+// sends the answer on the GET the client resumes with.
+type resumingServer struct {
+	mu      sync.Mutex
+	pending json.RawMessage // the tools/call id awaiting its answer
+	resumed []string        // Last-Event-ID of each GET
+}
+
+func (h *resumingServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Mcp-Session-Id", "s1")
+	if r.Method == http.MethodGet {
+		last := r.Header.Get("Last-Event-ID")
+		h.mu.Lock()
+		h.resumed = append(h.resumed, last)
+		id := h.pending
+		if last == "e1" {
+			h.pending = nil
+		}
+		h.mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		if id == nil || last != "e1" {
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+			<-r.Context().Done() // the standalone stream: held open
+			return
+		}
+		_, _ = io.WriteString(w, "event: message\nid: e2\ndata: {\"jsonrpc\":\"2.0\",\"id\":"+string(id)+
+			",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"resumed\"}]}}\n\n")
+		return
+	}
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	var req struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	_ = json.Unmarshal(body, &req)
+	switch {
+	case req.ID == nil:
+		w.WriteHeader(http.StatusAccepted)
+		return
+	case req.Method == "server/discover":
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(req.ID)+`,"error":{"code":-32601,"message":"no"}}`)
+		return
+	case req.Method == "tools/call":
+		h.mu.Lock()
+		h.pending = req.ID
+		h.mu.Unlock()
+		w.Header().Set("Content-Type", "text/event-stream")
+		_, _ = io.WriteString(w, "id: e1\nretry: 20\ndata: \n\n")
+		return // ends the stream gracefully
+	}
+	result := `{}`
+	switch req.Method {
+	case "initialize":
+		result = `{"protocolVersion":"2025-11-25","serverInfo":{"name":"resuming","version":"1"},"capabilities":{"tools":{}}}`
+	case "tools/list":
+		result = `{"tools":[{"name":"slow","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true}}]}`
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = io.WriteString(w, `{"jsonrpc":"2.0","id":`+string(req.ID)+`,"result":`+result+`}`)
+}
+
+// TestSSEResumesAfterGracefulClose: a stream the server ends before the
+// answer is resumed with a GET carrying Last-Event-ID (SEP-1699), through
+// the bounded HTTP transport, and the answer sent there completes the call.
+func TestSSEResumesAfterGracefulClose(t *testing.T) {
+	h := &resumingServer{}
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	s := open(t, Source{Kind: HTTP, URL: ts.URL}, Options{})
+	r := s.Call(ctxT(t, 20*time.Second), CallRequest{Tool: "slow"})
+	if r.Err != nil || r.Result == nil {
+		t.Fatalf("call: %v", r.Err)
+	}
+	if got := mcp.GetTextFromContent(r.Result.Content[0]); got != "resumed" {
+		t.Errorf("answer %q", got)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if !slices.Contains(h.resumed, "e1") {
+		t.Errorf("GETs carried Last-Event-ID %q, want one with e1", h.resumed)
+	}
+}
