@@ -25,6 +25,9 @@ type boundedTransport struct {
 	base   http.RoundTripper
 	maxMsg int
 	events *eventLog
+	// onRequest, when set, is offered each SSE event's data first; true
+	// means it was a request from the server, taken (protocol_sse.go).
+	onRequest func(data []byte) bool
 }
 
 func (t *boundedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -145,6 +148,10 @@ func (s *sseBound) flush() {
 		data := s.data
 		if fixed, ok := s.t.check(data, s.tooBig); ok {
 			data = fixed
+		} else if s.t.onRequest != nil && !s.tooBig && s.t.onRequest(data) {
+			s.fields.Reset()
+			s.data, s.seen, s.tooBig = s.data[:0], false, false
+			return
 		}
 		for _, l := range bytes.Split(data, []byte("\n")) {
 			s.out.WriteString("data: ")

@@ -331,3 +331,22 @@ func TestSSEResumesAfterGracefulClose(t *testing.T) {
 		t.Errorf("GETs carried Last-Event-ID %q, want one with e1", h.resumed)
 	}
 }
+
+// FuzzServerAnswers: a server's server/discover answer and an SSE event's
+// data read as a request never panic, and a result judged a discover result
+// does name a 2026-07-28 revision.
+func FuzzServerAnswers(f *testing.F) {
+	for _, s := range []string{`{}`, `{"supportedVersions":["2026-07-28"],"capabilities":{}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"roots/list"}`, `{"id":null,"method":"x"}`, `[`, `{"id":"a","method":"","params":[1]}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if notDiscoverResult(b) == "" && !strings.Contains(string(b), "20") {
+			t.Errorf("accepted %q as a discover result", b)
+		}
+		r := newSSERequests(http.DefaultClient)
+		r.endpoint = func() string { return "" }
+		r.stop()
+		r.deliver(b)
+	})
+}

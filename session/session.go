@@ -282,12 +282,13 @@ func (s *Session) newTransport() (transport.Interface, error) {
 		// Headers go in at the http.Client so that every request carries
 		// them; mcp-go's own header options miss the session-ending DELETE.
 		// Answers are bounded and checked on their way in (httpbound.go).
-		hc := &http.Client{Transport: &boundedTransport{
+		bt := &boundedTransport{
 			base:   &headerTransport{base: http.DefaultTransport, headers: headers},
 			maxMsg: s.opts.MaxMessageBytes, events: s.events,
-		}}
+		}
+		hc := &http.Client{Transport: bt}
 		if src.Kind == SSE {
-			return transport.NewSSE(src.URL, transport.WithHTTPClient(hc))
+			return newSSETransport(src.URL, hc, bt)
 		}
 		return transport.NewStreamableHTTP(src.URL, transport.WithHTTPBasicClient(hc),
 			transport.WithHTTPLogger(noticeLogger(s.events)), streamableListening())
