@@ -59,6 +59,20 @@ func rootsServer() *server.MCPServer {
 			}
 			return mcp.NewToolResultText(strings.Join(uris, ",")), nil
 		})
+	// The same written the 2026-07-28 way (a multi round-trip request),
+	// which mcp-go's server also bridges to roots/list for older revisions.
+	srv.AddTool(mcp.NewTool("roots_mrtr", mcp.WithReadOnlyHintAnnotation(true)),
+		func(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res := server.RootsResponse(req.Params.InputResponses, "roots")
+			if res == nil {
+				return server.NewInputRequestBuilder("").Roots("roots").ToolResult(), nil
+			}
+			var uris []string
+			for _, r := range res.Roots {
+				uris = append(uris, r.URI)
+			}
+			return mcp.NewToolResultText(strings.Join(uris, ",")), nil
+		})
 	return srv
 }
 
@@ -85,16 +99,17 @@ func TestProtocolPinning(t *testing.T) {
 
 // TestServerRequestsOverHTTP: a server's roots/list, which mcp-go's server
 // sends on the standalone GET stream, is answered over streamable HTTP on
-// each revision that has server-to-client requests.
+// each revision that has server-to-client requests, and on 2026-07-28 the
+// multi round-trip form is.
 func TestServerRequestsOverHTTP(t *testing.T) {
 	roots, err := NewRoots(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := roots.List()[0].URI
-	call := func(t *testing.T, s *Session) {
+	call := func(t *testing.T, s *Session, tool string) {
 		t.Helper()
-		r := s.Call(ctxT(t, 20*time.Second), CallRequest{Tool: "roots"})
+		r := s.Call(ctxT(t, 20*time.Second), CallRequest{Tool: tool})
 		if r.Err != nil || r.IsError || r.Result == nil {
 			t.Fatalf("roots: err %v, isError %v, result %+v", r.Err, r.IsError, r.Result)
 		}
@@ -106,9 +121,20 @@ func TestServerRequestsOverHTTP(t *testing.T) {
 	t.Cleanup(ts.Close)
 	for _, v := range []string{"2025-11-25", "2025-06-18", "2025-03-26"} {
 		t.Run("streamable/"+v, func(t *testing.T) {
-			call(t, open(t, Source{Kind: HTTP, URL: ts.URL + "/mcp"}, Options{ProtocolVersion: v, Roots: roots}))
+			s := open(t, Source{Kind: HTTP, URL: ts.URL + "/mcp"}, Options{ProtocolVersion: v, Roots: roots})
+			call(t, s, "roots")
+			call(t, s, "roots_mrtr")
 		})
 	}
+	// 2026-07-28 has no server-to-client requests: the server asks in its
+	// result instead, and the session answers from the same roots.
+	t.Run("streamable/2026-07-28", func(t *testing.T) {
+		s := open(t, Source{Kind: HTTP, URL: ts.URL + "/mcp"}, Options{Roots: roots})
+		if !s.Info().Modern {
+			t.Fatalf("negotiated %s", s.Info().ProtocolVersion)
+		}
+		call(t, s, "roots_mrtr")
+	})
 }
 
 // scriptedLegacy is a streamable HTTP server of a revision before
