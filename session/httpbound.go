@@ -28,12 +28,18 @@ type boundedTransport struct {
 	// onRequest, when set, is offered each SSE event's data first; true
 	// means it was a request from the server, taken (protocol_sse.go).
 	onRequest func(data []byte) bool
+	// streamable is set for streamable HTTP, whose standalone GET stream
+	// refusal reads.
+	streamable bool
 }
 
 func (t *boundedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(r)
-	if err != nil || resp.Body == nil || resp.StatusCode < 200 || resp.StatusCode > 299 {
+	if err != nil || resp.Body == nil {
 		return resp, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return refusal(r, resp, t.streamable), nil
 	}
 	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch media {

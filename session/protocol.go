@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
+	"net/http"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -156,12 +159,18 @@ func streamableListening() transport.StreamableHTTPCOption {
 // events instead of the process's stderr, where they would break into a
 // command's output or the workbench's screen. Below Warn they are dropped.
 func noticeLogger(events *eventLog) *slog.Logger {
-	return slog.New(&noticeHandler{events: events})
+	return slog.New(&noticeHandler{events: events, last: &lastNotice{}})
 }
 
 type noticeHandler struct {
 	events *eventLog
 	attrs  []slog.Attr
+	last   *lastNotice // shared by the handler's WithAttrs copies
+}
+
+type lastNotice struct {
+	sync.Mutex
+	text string
 }
 
 func (h *noticeHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelWarn }
@@ -183,16 +192,30 @@ func (h *noticeHandler) Handle(_ context.Context, r slog.Record) error {
 		}
 	}
 	r.Attrs(write)
+	text := b.String()
+	if len(text) > 512 {
+		text = strings.ToValidUTF8(text[:512], "") + "…"
+	}
 	level := "warning"
-	if r.Level >= slog.LevelError {
+	switch {
+	case r.Message == "server does not support listening":
+		level = "info" // a server without the GET stream: nothing is wrong
+	case r.Level >= slog.LevelError:
 		level = "error"
 	}
-	h.events.publish(Event{Kind: EventNotice, Level: level, Text: b.String()})
+	// A transport retrying something logs the same line again and again.
+	h.last.Lock()
+	repeat := h.last.text == text
+	h.last.text = text
+	h.last.Unlock()
+	if !repeat {
+		h.events.publish(Event{Kind: EventNotice, Level: level, Text: text})
+	}
 	return nil
 }
 
 func (h *noticeHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
-	return &noticeHandler{events: h.events, attrs: append(slices.Clone(h.attrs), attrs...)}
+	return &noticeHandler{events: h.events, attrs: append(slices.Clone(h.attrs), attrs...), last: h.last}
 }
 
 func (h *noticeHandler) WithGroup(string) slog.Handler { return h }
@@ -214,4 +237,30 @@ func (s *Session) declared(cl *client.Client) mcp.ClientCapabilities {
 		}{ListChanged: true}
 	}
 	return caps
+}
+
+// maxRefusalBody bounds what of an HTTP error answer's body is read: mcp-go
+// reads it whole into its error text.
+const maxRefusalBody = 64 << 10
+
+// refusal bounds an HTTP error answer's body and, for the standalone GET
+// stream (on streamable HTTP, a GET without Last-Event-ID; the old SSE
+// transport's GET is its connection), reads a refusal that is not 405 as
+// one: a server that answers the GET with 400 or 406 does not offer the
+// stream either, but mcp-go retries anything but 405 every second for the
+// connection's life, a request and a log line each time.
+func refusal(r *http.Request, resp *http.Response, streamable bool) *http.Response {
+	resp.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.LimitReader(resp.Body, maxRefusalBody), resp.Body}
+	standalone := streamable && r.Method == http.MethodGet && r.Header.Get("Last-Event-ID") == ""
+	switch resp.StatusCode {
+	case http.StatusBadRequest, http.StatusNotAcceptable, http.StatusNotImplemented:
+		if standalone {
+			resp.StatusCode = http.StatusMethodNotAllowed
+			resp.Status = "405 Method Not Allowed"
+		}
+	}
+	return resp
 }

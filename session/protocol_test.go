@@ -1,6 +1,7 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -142,13 +143,19 @@ func TestServerRequestsOverHTTP(t *testing.T) {
 // included, with an empty result: the shape that used to pass for a
 // discover result, so that initialize was never sent.
 type scriptedLegacy struct {
+	getStatus int // the answer to a GET; 0 is 405
+
 	mu      sync.Mutex
 	methods []string
+	gets    int
 }
 
 func (h *scriptedLegacy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
-		http.Error(w, "no", http.StatusMethodNotAllowed)
+		h.mu.Lock()
+		h.gets++
+		h.mu.Unlock()
+		http.Error(w, "no", cmp.Or(h.getStatus, http.StatusMethodNotAllowed))
 		return
 	}
 	body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
@@ -375,4 +382,46 @@ func FuzzServerAnswers(f *testing.F) {
 		r.stop()
 		r.deliver(b)
 	})
+}
+
+// TestGETStreamRefusedWith400: a server that answers the standalone GET
+// stream with 400 is taken not to offer it, once, instead of being asked
+// again every second for the connection's life.
+func TestGETStreamRefusedWith400(t *testing.T) {
+	h := &scriptedLegacy{getStatus: http.StatusBadRequest}
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	s := open(t, Source{Kind: HTTP, URL: ts.URL}, Options{})
+	gaveUp := func() bool {
+		return slices.ContainsFunc(s.Events(), func(e Event) bool {
+			return e.Kind == EventNotice && strings.Contains(e.Text, "server does not support listening")
+		})
+	}
+	waitFor(t, 30*time.Second, "the GET stream given up", gaveUp)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.gets != 1 {
+		t.Errorf("%d GETs, want 1", h.gets)
+	}
+}
+
+// TestNoticeLogger: mcp-go's transport log lines become session notices,
+// a line repeated by a retry loop once, a long one cut.
+func TestNoticeLogger(t *testing.T) {
+	events := newEventLog()
+	l := noticeLogger(events).With("url", "http://x")
+	l.Error("failed to listen to server. retry in 1 second", "err", "boom")
+	l.Error("failed to listen to server. retry in 1 second", "err", "boom")
+	l.Info("dropped: below Warn")
+	l.Warn("big", "body", strings.Repeat("x", 4000))
+	got := events.snapshot()
+	if len(got) != 2 {
+		t.Fatalf("%d notices, want 2: %+v", len(got), got)
+	}
+	if got[0].Level != "error" || !strings.Contains(got[0].Text, "retry in 1 second") || !strings.Contains(got[0].Text, "url=http://x") {
+		t.Errorf("first notice %+v", got[0])
+	}
+	if n := len(got[1].Text); n > 520 || got[1].Level != "warning" {
+		t.Errorf("second notice: level %s, %d bytes", got[1].Level, n)
+	}
 }

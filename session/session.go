@@ -284,7 +284,7 @@ func (s *Session) newTransport() (transport.Interface, error) {
 		// Answers are bounded and checked on their way in (httpbound.go).
 		bt := &boundedTransport{
 			base:   &headerTransport{base: http.DefaultTransport, headers: headers},
-			maxMsg: s.opts.MaxMessageBytes, events: s.events,
+			maxMsg: s.opts.MaxMessageBytes, events: s.events, streamable: src.Kind == HTTP,
 		}
 		hc := &http.Client{Transport: bt}
 		if src.Kind == SSE {
