@@ -175,7 +175,7 @@ func (s *Session) Call(ctx context.Context, req CallRequest) *CallResult {
 // a separate stream, so nothing closes). mcp-go sends it over stdio and
 // in-process itself.
 func (s *Session) cancelOverHTTP(c *conn, capt *capture) {
-	_, isSSE := c.inner.(*transport.SSE)
+	_, isSSE := c.inner.(*sseBidir)
 	_, isHTTP := c.inner.(transport.HTTPConnection)
 	if !isSSE && (!isHTTP || c.info.Modern) {
 		return

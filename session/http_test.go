@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpterm/mcpterm/session/internal/testserver"
 )
@@ -108,7 +107,7 @@ func testHTTPSession(t *testing.T, s *Session, rec *testserver.Recorder) {
 	if Classify(r.Err) != ClassTimeout {
 		t.Errorf("hang: %v", r.Err)
 	}
-	if _, sse := s.conn.inner.(*transport.SSE); sse || !s.Info().Modern {
+	if _, sse := s.conn.inner.(*sseBidir); sse || !s.Info().Modern {
 		// Before 2026-07-28, and always over SSE, only
 		// notifications/cancelled stops the handler.
 		waitFor(t, 5*time.Second, "notifications/cancelled sent", func() bool { return hasCancelNotification(s) })

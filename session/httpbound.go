@@ -25,12 +25,21 @@ type boundedTransport struct {
 	base   http.RoundTripper
 	maxMsg int
 	events *eventLog
+	// onRequest, when set, is offered each SSE event's data first; true
+	// means it was a request from the server, taken (protocol_sse.go).
+	onRequest func(data []byte) bool
+	// streamable is set for streamable HTTP, whose standalone GET stream
+	// refusal reads.
+	streamable bool
 }
 
 func (t *boundedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := t.base.RoundTrip(r)
-	if err != nil || resp.Body == nil || resp.StatusCode < 200 || resp.StatusCode > 299 {
+	if err != nil || resp.Body == nil {
 		return resp, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return refusal(r, resp, t.streamable), nil
 	}
 	media, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch media {
@@ -145,6 +154,10 @@ func (s *sseBound) flush() {
 		data := s.data
 		if fixed, ok := s.t.check(data, s.tooBig); ok {
 			data = fixed
+		} else if s.t.onRequest != nil && !s.tooBig && s.t.onRequest(data) {
+			s.fields.Reset()
+			s.data, s.seen, s.tooBig = s.data[:0], false, false
+			return
 		}
 		for _, l := range bytes.Split(data, []byte("\n")) {
 			s.out.WriteString("data: ")

@@ -186,6 +186,9 @@ func Resolve(sel Selection, env Env, base Options) (*Target, error) {
 	if opts.Getenv == nil {
 		opts.Getenv = env.Getenv
 	}
+	if err := checkProtocol(sel.Protocol); err != nil {
+		return nil, err
+	}
 	if sel.Protocol != "" {
 		opts.ProtocolVersion = sel.Protocol
 	}

@@ -66,6 +66,9 @@ type Info struct {
 	ProtocolVersion string
 	Modern          bool
 	Capabilities    mcp.ServerCapabilities
+	// ClientCapabilities is what mcpterm declared to the server (in
+	// initialize, or in every request's _meta on 2026-07-28).
+	ClientCapabilities mcp.ClientCapabilities
 	// Raw is the initialize (or server/discover) result as the server sent it.
 	Raw         *ojson.Value
 	Source      string // Source.String(): safe to show
@@ -279,14 +282,16 @@ func (s *Session) newTransport() (transport.Interface, error) {
 		// Headers go in at the http.Client so that every request carries
 		// them; mcp-go's own header options miss the session-ending DELETE.
 		// Answers are bounded and checked on their way in (httpbound.go).
-		hc := &http.Client{Transport: &boundedTransport{
+		bt := &boundedTransport{
 			base:   &headerTransport{base: http.DefaultTransport, headers: headers},
-			maxMsg: s.opts.MaxMessageBytes, events: s.events,
-		}}
-		if src.Kind == SSE {
-			return transport.NewSSE(src.URL, transport.WithHTTPClient(hc))
+			maxMsg: s.opts.MaxMessageBytes, events: s.events, streamable: src.Kind == HTTP,
 		}
-		return transport.NewStreamableHTTP(src.URL, transport.WithHTTPBasicClient(hc))
+		hc := &http.Client{Transport: bt}
+		if src.Kind == SSE {
+			return newSSETransport(src.URL, hc, bt)
+		}
+		return transport.NewStreamableHTTP(src.URL, transport.WithHTTPBasicClient(hc),
+			transport.WithHTTPLogger(noticeLogger(s.events)), streamableListening())
 	}
 	return nil, fmt.Errorf("cannot connect to a %s source", src.Kind)
 }
@@ -315,12 +320,14 @@ func (s *Session) connect(ctx context.Context) (*conn, error) {
 		return nil, &ConnectionError{Err: err}
 	}
 	wrapped, tr := wrapTransport(inner, s.tap)
+	_, listening := inner.(*transport.StreamableHTTP)
+	guarded := guardDiscover(wrapped, s.events, listening)
 	copts := []client.ClientOption{client.WithDiscoverTimeout(s.opts.DiscoverTimeout)}
 	if s.opts.ProtocolVersion != "" {
 		copts = append(copts, client.WithProtocolVersion(s.opts.ProtocolVersion))
 	}
 	copts = append(copts, s.clientSideOptions()...)
-	cl := client.NewClient(wrapped, copts...)
+	cl := client.NewClient(guarded, copts...)
 
 	s.mu.Lock()
 	s.gen++
@@ -358,14 +365,15 @@ func (s *Session) connect(ctx context.Context) (*conn, error) {
 	}
 	c.info = Info{
 		Name: res.ServerInfo.Name, Title: res.ServerInfo.Title, Version: res.ServerInfo.Version,
-		Instructions:    res.Instructions,
-		ProtocolVersion: cl.ProtocolVersion(),
-		Modern:          mcp.IsModernProtocol(cl.ProtocolVersion()),
-		Capabilities:    res.Capabilities,
-		Source:          s.src.String(),
-		Kind:            s.src.Kind,
-		ConnectedAt:     time.Now(),
-		Generation:      gen,
+		Instructions:       res.Instructions,
+		ProtocolVersion:    cl.ProtocolVersion(),
+		Modern:             mcp.IsModernProtocol(cl.ProtocolVersion()),
+		Capabilities:       res.Capabilities,
+		ClientCapabilities: s.declared(cl),
+		Source:             s.src.String(),
+		Kind:               s.src.Kind,
+		ConnectedAt:        time.Now(),
+		Generation:         gen,
 	}
 	if raw, _, ok := capt.result(); ok && len(raw) > 0 {
 		c.info.Raw, _ = ojson.Parse(raw)

@@ -1,9 +1,6 @@
 package ui
 
 import (
-	"sort"
-	"strings"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -295,17 +292,7 @@ func (p *explorePane) showSelection() {
 		}
 	case tabServer:
 		title = "Server"
-		in := p.info
-		body = fieldLines(st, s, "name", in.Name, "title", in.Title, "version", in.Version, "protocol", in.ProtocolVersion, "transport", in.Source)
-		if caps := capabilityNames(in.Capabilities); len(caps) > 0 {
-			body += "\n" + st.Muted.Render("capabilities ") + s(strings.Join(caps, ", "))
-		}
-		if in.Instructions != "" {
-			body += "\n\n" + st.PaneTitle.Render("Instructions") + "\n" + s(in.Instructions)
-		}
-		if p.stderr != "" {
-			body += "\n\n" + st.PaneTitle.Render("stderr") + "\n" + s(p.stderr)
-		}
+		body = p.serverDetail()
 	case tabLog:
 		if nav.Cursor < len(p.logView) {
 			e := p.log[p.logView[nav.Cursor]]
@@ -363,45 +350,4 @@ func templateText(t mcp.ResourceTemplate) string {
 		return ""
 	}
 	return t.URITemplate.Raw()
-}
-
-// capabilityNames lists what a server declared, for the server tab.
-func capabilityNames(c mcp.ServerCapabilities) []string {
-	var out []string
-	if c.Tools != nil {
-		s := "tools"
-		if c.Tools.ListChanged {
-			s += " (list_changed)"
-		}
-		out = append(out, s)
-	}
-	if c.Resources != nil {
-		s := "resources"
-		var f []string
-		if c.Resources.Subscribe {
-			f = append(f, "subscribe")
-		}
-		if c.Resources.ListChanged {
-			f = append(f, "list_changed")
-		}
-		if len(f) > 0 {
-			s += " (" + strings.Join(f, ", ") + ")"
-		}
-		out = append(out, s)
-	}
-	if c.Prompts != nil {
-		out = append(out, "prompts")
-	}
-	if c.Logging != nil {
-		out = append(out, "logging")
-	}
-	if c.Completions != nil {
-		out = append(out, "completions")
-	}
-	var exp []string
-	for k := range c.Experimental {
-		exp = append(exp, "experimental "+k)
-	}
-	sort.Strings(exp)
-	return append(out, exp...)
 }
