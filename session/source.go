@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpterm/mcpterm/session/auth"
+
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/convert/toolset"
@@ -187,6 +189,13 @@ type Options struct {
 	// AskTimeout bounds how long a server's sampling or elicitation request
 	// may wait for its answer; default 10 min (a person may be typing).
 	AskTimeout time.Duration
+	// OAuth, when set, lets an HTTP or SSE session authorize itself with
+	// OAuth 2.1 when the server answers 401 (session/auth); Resolve sets it
+	// for --url and HTTP --server selections without their own credentials.
+	// The session adds every token to Redactor and publishes the
+	// authorization URL as a notice event, besides Config.Notify. Nil: a 401
+	// is an error that says how to log in.
+	OAuth *auth.Config
 }
 
 func (o Options) withDefaults() Options {
