@@ -155,6 +155,9 @@ func (c *cli) connect(ctx context.Context, cmd string, sf *serverFlags, base ses
 	if base.Asker == nil {
 		base.Asker = c.asker(&sf.ask)
 	}
+	if base.OAuthNotify == nil {
+		base.OAuthNotify = c.oauthNotify(cmd)
+	}
 	t, err := session.Resolve(sf.Selection, c.env(), base)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "mcpterm %s: %s\n", cmd, safe.Text(err.Error()))

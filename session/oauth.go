@@ -34,6 +34,9 @@ func (s *Session) authTransport(base http.RoundTripper, headers map[string]strin
 	}
 	cfg.Notify = func(msg string) {
 		s.events.publish(Event{Kind: EventNotice, Level: "info", Source: "oauth", Text: msg})
+		if s.opts.OAuthNotify != nil {
+			s.opts.OAuthNotify(msg)
+		}
 		if notify != nil {
 			notify(msg)
 		}

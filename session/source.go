@@ -196,6 +196,11 @@ type Options struct {
 	// authorization URL as a notice event, besides Config.Notify. Nil: a 401
 	// is an error that says how to log in.
 	OAuth *auth.Config
+	// OAuthNotify, when set, is told the OAuth flow's remarks as they
+	// happen (the authorization URL to open, first of all): the face's own
+	// place to show them while Connect is still waiting (the command line's
+	// stderr, the workbench's flash). They are notice events too.
+	OAuthNotify func(msg string)
 }
 
 func (o Options) withDefaults() Options {
