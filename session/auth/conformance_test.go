@@ -155,4 +155,3 @@ func tail(s string, n int) string {
 	}
 	return s
 }
-

@@ -207,3 +207,21 @@ func TestNoOAuthSaysWhatToDo(t *testing.T) {
 		t.Errorf("explicit header: %v (%d authorizations)", err, srv.Authorizes())
 	}
 }
+
+func TestSSEAuthorizes(t *testing.T) {
+	srv := authtest.New(authtest.Options{})
+	defer srv.Close()
+	store := auth.NewStore(filepath.Join(t.TempDir(), auth.FileName))
+	s, err := session.Open(ctxT(t), session.Source{Kind: session.SSE, URL: srv.SSEURL()},
+		session.Options{OAuth: &auth.Config{Store: store, OpenURL: authtest.Browser}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if res := call(t, s); res.Err != nil || res.IsError {
+		t.Fatalf("call over SSE: %v", res.Err)
+	}
+	if n := srv.Authorizes(); n != 1 {
+		t.Errorf("%d authorizations, want 1", n)
+	}
+}

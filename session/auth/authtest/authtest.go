@@ -73,16 +73,27 @@ func New(opts Options) *Server {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", s.protect(stream))
 	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", s.prm)
+	mux.HandleFunc("/.well-known/oauth-protected-resource/sse", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, 200, map[string]any{"resource": s.URL, "authorization_servers": []string{s.URL}})
+	})
 	mux.HandleFunc("/.well-known/oauth-authorization-server", s.asMetadata)
 	mux.HandleFunc("/authorize", s.authorize)
 	mux.HandleFunc("/token", s.token)
 	mux.HandleFunc("/register", s.register)
 	s.Server = httptest.NewServer(mux)
+	// The legacy HTTP+SSE transport at /sse (its messages at /message),
+	// behind the same check.
+	sse := server.NewSSEServer(mcpSrv, server.WithBaseURL(s.URL))
+	mux.Handle("/sse", s.protect(sse.SSEHandler()))
+	mux.Handle("/message", s.protect(sse.MessageHandler()))
 	return s
 }
 
-// URL of the MCP endpoint.
+// MCPURL is the streamable HTTP endpoint.
 func (s *Server) MCPURL() string { return s.URL + "/mcp" }
+
+// SSEURL is the legacy HTTP+SSE endpoint.
+func (s *Server) SSEURL() string { return s.URL + "/sse" }
 
 // Authorizes is how many authorization requests came.
 func (s *Server) Authorizes() int { s.mu.Lock(); defer s.mu.Unlock(); return s.authorizes }
@@ -188,6 +199,9 @@ func (s *Server) token(w http.ResponseWriter, r *http.Request) {
 func (s *Server) protect(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		prm := s.URL + "/.well-known/oauth-protected-resource/mcp"
+		if r.URL.Path != "/mcp" {
+			prm = s.URL + "/.well-known/oauth-protected-resource/sse"
+		}
 		tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		s.mu.Lock()
 		g, valid := s.tokens[tok]
