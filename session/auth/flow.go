@@ -165,7 +165,16 @@ func (c *Config) authorize(ctx context.Context, serverURL string, ch Challenge, 
 		authURL += "?" + q.Encode()
 	}
 
-	c.notify("authorize mcpterm with " + serverURL + " in your browser: " + authURL)
+	wait := c.CallbackTimeout
+	if wait <= 0 {
+		wait = 5 * time.Minute
+	}
+	msg := "authorize mcpterm with " + serverURL + " in your browser: " + authURL
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+		// Inside a connect or a call, its timeout bounds the wait.
+		msg += fmt.Sprintf(" (within %s; 'mcpterm auth login --url %s' waits %s)", time.Until(dl).Round(time.Second), serverURL, wait)
+	}
+	c.notify(msg)
 	if c.OpenURL != nil {
 		// Not waited for: a browser started directly may run until it is
 		// closed. A headless opener that follows the redirect ends by itself.
@@ -174,10 +183,6 @@ func (c *Config) authorize(ctx context.Context, serverURL string, ch Challenge, 
 				c.notify("could not open a browser (" + err.Error() + "); open the URL above yourself")
 			}
 		}()
-	}
-	wait := c.CallbackTimeout
-	if wait <= 0 {
-		wait = 5 * time.Minute
 	}
 	wctx, cancel := context.WithTimeoutCause(ctx, wait, fmt.Errorf("no answer from the browser within %s", wait))
 	defer cancel()

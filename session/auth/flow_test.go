@@ -225,3 +225,35 @@ func TestSSEAuthorizes(t *testing.T) {
 		t.Errorf("%d authorizations, want 1", n)
 	}
 }
+
+// A browser that never comes back: the connect timeout ends the wait; the
+// notice with the URL said how long there was, and how to log in with more
+// time.
+func TestBrowserNeverReturns(t *testing.T) {
+	srv := authtest.New(authtest.Options{})
+	defer srv.Close()
+	opened := make(chan string, 1)
+	var notices []string
+	_, err := session.Open(ctxT(t), session.Source{Kind: session.HTTP, URL: srv.MCPURL()}, session.Options{
+		ConnectTimeout: 2 * time.Second,
+		OAuthNotify:    func(msg string) { notices = append(notices, msg) },
+		OAuth: &auth.Config{OpenURL: func(ctx context.Context, u string) error {
+			opened <- u
+			return nil
+		}},
+	})
+	if err == nil || session.Classify(err) != session.ClassTimeout {
+		t.Fatalf("err %v", err)
+	}
+	if len(notices) == 0 || !strings.Contains(notices[0], "'mcpterm auth login --url "+srv.MCPURL()+"' waits 5m0s") {
+		t.Errorf("notices %q", notices)
+	}
+	select {
+	case u := <-opened:
+		if !strings.HasPrefix(u, srv.URL+"/authorize?") {
+			t.Errorf("opened %s", u)
+		}
+	default:
+		t.Error("the browser was not opened")
+	}
+}
