@@ -38,6 +38,10 @@ func (sf *serverFlags) registerLive(fs *flag.FlagSet) {
 	fs.BoolVar(&sf.SSE, "sse", false, "with --url: use the legacy HTTP+SSE transport")
 	fs.Var((*headerFlag)(&sf.Headers), "header", "with --url: send the HTTP header `'K: V'` (repeatable)")
 	fs.StringVar(&sf.BearerTokenEnv, "bearer-token-env", "", "with --url: send 'Authorization: Bearer $`VAR`'")
+	fs.StringVar(&sf.ClientID, "client-id", "", "with --url: OAuth with this pre-registered client `ID` (else a client ID metadata document or dynamic registration)")
+	fs.StringVar(&sf.ClientSecretEnv, "client-secret-env", "", "with --client-id: the client's secret is in `VAR`")
+	fs.StringVar(&sf.ClientMetadataURL, "client-metadata-url", "", "with --url: OAuth client ID metadata document `URL` (https) to use where the server supports them")
+	fs.StringVar(&sf.Scope, "scope", "", "with --url: ask for these OAuth `SCOPES` (space-separated) besides the server's")
 	fs.StringVar(&sf.Server, "server", "", "connect to the server called `NAME` in an MCP client's config (mcpterm servers lists them)")
 	fs.BoolVar(&sf.TrustProject, "trust-project", false, "with --server: use an entry of a project config (.mcp.json, .vscode/mcp.json, ... in this directory or a parent) and remember that file as trusted until it changes")
 	fs.Var((*listFlag)(&sf.Configs), "config", "with --server: read this config `FILE` (repeatable; default: the usual places of Claude, Cursor, VS Code, Zed, Codex, Gemini CLI and Windsurf)")
@@ -154,6 +158,9 @@ func (c *cli) connect(ctx context.Context, cmd string, sf *serverFlags, base ses
 			return nil, exitUsage
 		}
 		base.Asker = c.asker(&sf.ask)
+	}
+	if base.OAuthNotify == nil {
+		base.OAuthNotify = c.oauthNotify(cmd)
 	}
 	t, err := session.Resolve(sf.Selection, c.env(), base)
 	if err != nil {

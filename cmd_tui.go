@@ -117,8 +117,9 @@ func (c *cli) workbench(sf *serverFlags, o *tuiOptions) (ui.Options, *session.Ta
 	env.Cwd, _ = os.Getwd()
 	env.Home, _ = os.UserHomeDir()
 	ask := ui.NewAskBridge()
+	notice := ui.NewNoticeBridge() // the OAuth flow's URL, while connecting
 	resolve := func() (*session.Target, error) {
-		return session.Resolve(sf.Selection, env, session.Options{ClientName: "mcpterm", ClientVersion: c.clientVersion(), Asker: ask})
+		return session.Resolve(sf.Selection, env, session.Options{ClientName: "mcpterm", ClientVersion: c.clientVersion(), Asker: ask, OAuthNotify: notice.Notify})
 	}
 	target, err := resolve()
 	// An untrusted project config's server is asked about in the
@@ -142,6 +143,7 @@ func (c *cli) workbench(sf *serverFlags, o *tuiOptions) (ui.Options, *session.Ta
 		WorkingDir:   env.Cwd,
 		DisableMouse: o.noMouse,
 		Ask:          ask,
+		Notice:       notice,
 	}
 	if dir, err := history.StateDir(c.getenv, env.Home); err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm: the draft and history are kept in memory only:", err)

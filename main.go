@@ -110,6 +110,8 @@ func subcommands() []subcommand {
 			run: (*cli).runPrompts, flags: func(c *cli) *flag.FlagSet { fs, _ := c.promptsFlags(); return fs }, selection: true, jsonErrors: true, jsonFlag: "output"},
 		{name: "servers", short: "list the servers configured in MCP clients' config files",
 			run: (*cli).runServers, flags: func(c *cli) *flag.FlagSet { fs, _ := c.serversFlags(); return fs }, jsonErrors: true, jsonFlag: "output"},
+		{name: "auth", short: "OAuth: log in to an HTTP server, log out, or show the stored tokens' status",
+			run: (*cli).runAuth, flags: func(c *cli) *flag.FlagSet { fs, _ := c.authFlags(); return fs }, selection: true},
 		{name: "demo-server", short: "serve the built-in demo server over stdio or HTTP",
 			run: (*cli).runDemoServer, flags: func(c *cli) *flag.FlagSet { fs, _ := c.demoServerFlags(); return fs }},
 		{name: "serve", short: "front a server as compact MCP-Term or AQL tools",

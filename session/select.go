@@ -53,6 +53,17 @@ type Selection struct {
 	NoRoots bool
 	// Protocol is --protocol VERSION: pin the protocol revision.
 	Protocol string
+	// OAuth for HTTP servers (session/auth): ClientID is --client-id, a
+	// client registered with the server's authorization server beforehand,
+	// ClientSecretEnv (--client-secret-env VAR) names the variable holding
+	// its secret; ClientMetadataURL (--client-metadata-url) is the https URL
+	// of a client ID metadata document to use as the client ID where the
+	// authorization server supports them; Scope (--scope) adds scopes
+	// (space-separated) to the ones the server asks for.
+	ClientID          string
+	ClientSecretEnv   string
+	ClientMetadataURL string
+	Scope             string
 }
 
 // Env is what resolving a selection reads from the outside world. A nil
@@ -199,6 +210,9 @@ func Resolve(sel Selection, env Env, base Options) (*Target, error) {
 		if opts.Roots, err = selectedRoots(sel.Roots, env.Cwd); err != nil {
 			return nil, err
 		}
+	}
+	if opts.OAuth, err = oauthConfig(sel, src, env, opts.OAuth, t.Redactor); err != nil {
+		return nil, err
 	}
 	if sel.Trace != "" {
 		f, err := os.OpenFile(sel.Trace, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)

@@ -283,7 +283,7 @@ func (s *Session) newTransport() (transport.Interface, error) {
 		// them; mcp-go's own header options miss the session-ending DELETE.
 		// Answers are bounded and checked on their way in (httpbound.go).
 		bt := &boundedTransport{
-			base:   &headerTransport{base: http.DefaultTransport, headers: headers},
+			base:   &headerTransport{base: s.authTransport(http.DefaultTransport, headers), headers: headers},
 			maxMsg: s.opts.MaxMessageBytes, events: s.events, streamable: src.Kind == HTTP,
 		}
 		hc := &http.Client{Transport: bt}

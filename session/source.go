@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcpterm/mcpterm/session/auth"
+
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/convert/toolset"
@@ -187,6 +189,18 @@ type Options struct {
 	// AskTimeout bounds how long a server's sampling or elicitation request
 	// may wait for its answer; default 10 min (a person may be typing).
 	AskTimeout time.Duration
+	// OAuth, when set, lets an HTTP or SSE session authorize itself with
+	// OAuth 2.1 when the server answers 401 (session/auth); Resolve sets it
+	// for --url and HTTP --server selections without their own credentials.
+	// The session adds every token to Redactor and publishes the
+	// authorization URL as a notice event, besides Config.Notify. Nil: a 401
+	// is an error that says how to log in.
+	OAuth *auth.Config
+	// OAuthNotify, when set, is told the OAuth flow's remarks as they
+	// happen (the authorization URL to open, first of all): the face's own
+	// place to show them while Connect is still waiting (the command line's
+	// stderr, the workbench's flash). They are notice events too.
+	OAuthNotify func(msg string)
 }
 
 func (o Options) withDefaults() Options {

@@ -141,6 +141,9 @@ func (m *Model) Init() tea.Cmd {
 	if m.opts.Ask != nil {
 		cmds = append(cmds, m.opts.Ask.waitAsk())
 	}
+	if m.opts.Notice != nil {
+		cmds = append(cmds, m.opts.Notice.wait())
+	}
 	if len(m.opts.Notices) > 0 {
 		cmds = append(cmds, m.setFlash(m.opts.Sanitize(strings.Join(m.opts.Notices, "; ")), false))
 	}

@@ -90,6 +90,10 @@ type Options struct {
 	// Ask, when set, is the session's Asker: the server's sampling and
 	// elicitation requests open a dialog here (ask.go).
 	Ask *AskBridge
+	// Notice, when set, carries remarks made while Connect is still
+	// running (the OAuth flow's authorization URL) into the flash
+	// (notice.go).
+	Notice *NoticeBridge
 	// DisableMouse keeps the terminal's own selection working.
 	DisableMouse bool
 }

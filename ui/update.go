@@ -250,6 +250,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case askEventMsg:
 		return m.onAskEvent(msg)
 
+	case noticeMsg:
+		return m.onNotice(msg)
+
 	case modalClosedMsg:
 		if m.conn == connAsking && m.modal == nil {
 			m.askTrust() // the quit confirmation was over the trust question
