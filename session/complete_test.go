@@ -72,7 +72,9 @@ func completingServer(c *completer, completions bool) Source {
 	}
 	srv := server.NewMCPServer("completing", "1", opts...)
 	srv.AddPrompt(mcp.NewPrompt("trip", mcp.WithArgument("country"), mcp.WithArgument("city")),
-		func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) { return &mcp.GetPromptResult{}, nil })
+		func(context.Context, mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{}, nil
+		})
 	return Source{Kind: InProcess, Name: "completing", Server: srv}
 }
 
