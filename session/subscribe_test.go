@@ -16,10 +16,9 @@ import (
 // subServer is an in-process server with resources.subscribe that records
 // every subscribe and unsubscribe, by client session.
 type subServer struct {
-	srv   *server.MCPServer
-	mu    sync.Mutex
-	log   []string // "sub URI", "unsub URI"
-	clean chan struct{}
+	srv *server.MCPServer
+	mu  sync.Mutex
+	log []string // "sub URI", "unsub URI", "listen URI..."
 }
 
 func newSubServer(subscribe bool) *subServer {

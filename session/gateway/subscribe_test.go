@@ -49,7 +49,9 @@ func (u *subUpstream) CompleteResourceArgument(_ context.Context, uri string, ar
 func newSubUpstream(capable bool) *subUpstream {
 	u := &subUpstream{}
 	h := &server.Hooks{}
-	h.AddAfterSubscribe(func(_ context.Context, _ any, r *mcp.SubscribeRequest, _ *mcp.EmptyResult) { u.note("sub " + r.Params.URI) })
+	h.AddAfterSubscribe(func(_ context.Context, _ any, r *mcp.SubscribeRequest, _ *mcp.EmptyResult) {
+		u.note("sub " + r.Params.URI)
+	})
 	h.AddAfterUnsubscribe(func(_ context.Context, _ any, r *mcp.UnsubscribeRequest, _ *mcp.EmptyResult) {
 		u.note("unsub " + r.Params.URI)
 	})
@@ -79,6 +81,7 @@ func subGateway(t *testing.T, u *subUpstream) *Gateway {
 // arrive.
 func listeningClient(t *testing.T, url string) (*client.Client, *notes) {
 	t.Helper()
+	//lint:ignore SA1019 the GET stream is how a 2025-11-25 client hears resources/updated
 	c, err := client.NewStreamableHttpClient(url, transport.WithContinuousListening())
 	if err != nil {
 		t.Fatal(err)
@@ -122,9 +125,7 @@ func TestSubscriptionsPassThroughPerClient(t *testing.T) {
 	if r := a.GetServerCapabilities().Resources; r == nil || !r.Subscribe {
 		t.Fatalf("the gateway declares resources %+v", r)
 	}
-	sub := func(c interface {
-		Subscribe(context.Context, mcp.SubscribeRequest) error
-	}, uri string) error {
+	sub := func(c *client.Client, uri string) error {
 		req := mcp.SubscribeRequest{}
 		req.Params.URI = uri
 		//lint:ignore SA1019 the clients speak 2025-11-25
