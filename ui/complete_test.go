@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
@@ -27,6 +28,9 @@ func (s *tripServer) CompletePromptArgument(_ context.Context, _ string, arg mcp
 	s.mu.Lock()
 	s.asked = append(s.asked, arg.Name+"="+arg.Value+" "+cc.Arguments["country"])
 	s.mu.Unlock()
+	if strings.HasSuffix(arg.Value, "!") {
+		return nil, errors.New("no such place\x1b]52;c;eA==\x07")
+	}
 	all := []string{"FR", "DE"}
 	if arg.Name == "city" {
 		all = map[string][]string{"FR": {"Paris", "Lyon", "Lille"}, "DE": {"Berlin", "Bonn"}}[cc.Arguments["country"]]
@@ -145,6 +149,18 @@ func TestPromptFormCompletesAsYouType(t *testing.T) {
 	h.key("tab") // takes Lyon
 	if v := f.fields[1].Value(); v != "Lyon" {
 		t.Fatalf("field 1 = %q", v)
+	}
+	// A server's error shows under the field, sanitised, and goes away
+	// with the next answer.
+	h.typeText("!")
+	h.completionFor(1, "Lyon!")
+	if sc := h.screen(); !strings.Contains(sc, "suggestions: completion/complete: server error") || strings.Contains(h.m.render(), "\x1b]52") {
+		t.Errorf("the error is not shown, or not sanitised:\n%s", sc)
+	}
+	h.send(tea.KeyPressMsg{Code: tea.KeyBackspace})
+	h.completionFor(1, "Lyon")
+	if f.shown {
+		t.Errorf("still shown: %q %v", f.err, f.sugg)
 	}
 	h.key("enter")
 	h.waitFor("the prompt", msgIs[detailMsg])
