@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -74,5 +76,26 @@ func TestExploreNoSubscribeWithoutCapability(t *testing.T) {
 	h.key("s")
 	if len(h.m.explore.subs.on) != 0 {
 		t.Errorf("subscribed %v", h.m.explore.subs.on)
+	}
+}
+
+// The workbench reconnects with a new session; what was subscribed on the
+// old one is subscribed on the new one.
+func TestExploreSubscriptionsSurviveReconnect(t *testing.T) {
+	h := tripHarness(t, newTripServer(true))
+	h.selectResource("notes://b")
+	h.key("s")
+	h.waitFor("subscribed", msgIs[subscribedMsg])
+	old := h.m.sess
+	h.m.conn = connLost // as a call that lost the connection leaves it
+	h.m.syncKeys()
+	h.key("r")
+	h.waitFor("subscribed again", func(msg tea.Msg) bool { s, ok := msg.(subscribedMsg); return ok && s.uri == "" })
+	if h.m.sess == old {
+		t.Fatal("no new session")
+	}
+	got := h.m.sess.(resourceSubscriber).SubscribedResources()
+	if len(got) != 1 || got[0] != "notes://b" || !h.m.explore.subs.on["notes://b"] {
+		t.Errorf("the new session has %v; the pane %v", got, h.m.explore.subs.on)
 	}
 }
