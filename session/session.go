@@ -44,6 +44,7 @@ type Session struct {
 
 	callSeq atomic.Uint64
 	schemas schemaCache
+	subs    resourceSubs // subscribed resources (subscribe.go)
 }
 
 // conn is one live connection; Reconnect swaps it.
@@ -381,6 +382,7 @@ func (s *Session) connect(ctx context.Context) (*conn, error) {
 	if c.info.Modern {
 		s.listen(connCtx, c)
 	}
+	s.resubscribe(ctx, connCtx, c)
 	return c, nil
 }
 

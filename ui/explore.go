@@ -79,6 +79,8 @@ type explorePane struct {
 
 	// the resource and prompt names a reader cannot tell apart
 	alikeResources, alikePrompts map[string][]string
+
+	subs resourceMarks // subscriptions and unread updates (ui/subscribe.go)
 }
 
 func newExplorePane(st *Styles, keys *KeyMap, sanitize func(string) string) explorePane {
@@ -134,6 +136,7 @@ func (p *explorePane) addEvents(evs []session.Event, msgs []session.Message) {
 	if n := len(p.log) - maxLogEntries; n > 0 {
 		p.log = append([]session.Event(nil), p.log[n:]...)
 	}
+	p.noteUpdates(evs)
 	atEnd := p.nav[tabLog].Cursor >= p.nav[tabLog].Len()-1
 	p.filterLog()
 	if atEnd {
@@ -206,10 +209,20 @@ func (p *explorePane) Update(m tea.Msg) tea.Cmd {
 		p.filterLog()
 		p.nav[tabLog].Bottom()
 		p.showSelection()
+	case key.Matches(msg, k.Subscribe) && p.tab == tabResources:
+		if uri, ok := p.selectedResource(); ok {
+			return p.ask(subscribeToggleMsg{uri: uri})
+		}
+	case key.Matches(msg, k.Reread) && p.tab == tabResources:
+		if uri, ok := p.selectedResource(); ok {
+			p.subs.seen(uri)
+			return p.ask(readURIMsg{uri: uri})
+		}
 	case key.Matches(msg, k.Open):
 		switch p.tab {
 		case tabResources:
 			if i := nav.Cursor; i < len(p.resources) {
+				p.subs.seen(p.resources[i].URI)
 				return p.ask(readURIMsg{uri: p.resources[i].URI})
 			}
 		case tabPrompts:
@@ -263,7 +276,7 @@ func (p *explorePane) showSelection() {
 			r := p.resources[nav.Cursor]
 			title = safe.Name(s(firstNonEmpty(r.Title, r.Name, r.URI)))
 			body = fieldLines(st, s, "uri", r.URI, "name", r.Name, "mime", r.MIMEType, "description", r.Description)
-			body += "\n\n" + st.Muted.Render("enter reads it")
+			body += "\n\n" + st.Muted.Render("enter reads it") + p.subs.detail(st, r.URI, p.canSubscribe())
 		}
 	case tabTemplates:
 		if err := p.errs[1]; err != nil {
@@ -313,7 +326,9 @@ func (p *explorePane) Help() []key.Binding {
 	k := p.keys
 	b := []key.Binding{k.TabLeft, k.TabRight, k.Up, k.Down}
 	switch p.tab {
-	case tabResources, tabPrompts, tabTemplates:
+	case tabResources:
+		b = append(b, k.Open, k.Subscribe, k.Reread)
+	case tabPrompts, tabTemplates:
 		b = append(b, k.Open)
 	case tabLog:
 		b = append(b, k.Level)

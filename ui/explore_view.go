@@ -198,7 +198,7 @@ func (p *explorePane) listView(iw int) string {
 		}
 		for i := from; i < to && i < len(p.resources); i++ {
 			r := p.resources[i]
-			row(i, alikeMark(st, p.alikeResources[r.Name])+safe.Name(s(r.URI))+" "+st.Muted.Render(safe.Name(s(firstNonEmpty(r.Title, r.Name)))))
+			row(i, p.subs.mark(st, r.URI)+alikeMark(st, p.alikeResources[r.Name])+safe.Name(s(r.URI))+" "+st.Muted.Render(safe.Name(s(firstNonEmpty(r.Title, r.Name)))))
 		}
 	case tabTemplates:
 		heading = "uri template · name"

@@ -81,6 +81,17 @@ type KeyMap struct {
 	Open     key.Binding
 	Level    key.Binding
 
+	// Explore's resources: subscriptions (ui/subscribe.go).
+	Subscribe key.Binding // subscribe to the selected resource, or unsubscribe
+	Reread    key.Binding // read the selected resource again (clears its "updated")
+
+	// Suggestions under a form field (completion/complete, ui/complete.go);
+	// they take these keys while they show.
+	SuggestAccept key.Binding
+	SuggestNext   key.Binding
+	SuggestPrev   key.Binding
+	SuggestClose  key.Binding
+
 	// Filter input.
 	FilterAccept key.Binding
 	FilterClear  key.Binding
@@ -183,6 +194,14 @@ func DefaultKeyMap() KeyMap {
 		TabRight: b(k("right", "l"), "→/l", "next tab"),
 		Open:     b(k("enter"), "enter", "open"),
 		Level:    b(k("v"), "v", "log level"),
+
+		Subscribe: b(k("s"), "s", "subscribe/unsubscribe"),
+		Reread:    b(k("u"), "u", "read the update"),
+
+		SuggestAccept: b(k("tab"), "tab", "take suggestion"),
+		SuggestNext:   b(k("down"), "↓", "next suggestion"),
+		SuggestPrev:   b(k("up"), "↑", "previous suggestion"),
+		SuggestClose:  b(k("esc"), "esc", "hide suggestions"),
 
 		FilterAccept: b(k("enter"), "enter", "keep filter"),
 		FilterClear:  b(k("esc"), "esc", "clear filter"),

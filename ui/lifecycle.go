@@ -35,7 +35,7 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 	// A fresh channel too: the old subscription, on its way out, must not
 	// take the new connection's progress with it.
 	m.progress = make(chan progressNote, progressBacklog)
-	cmds := []tea.Cmd{closeCmd(old), feedCmd(m.issue(kindFeed, false), m.feed, m.progress), m.setCatalog(msg.cat)}
+	cmds := []tea.Cmd{closeCmd(old), feedCmd(m.issue(kindFeed, false), m.feed, m.progress), m.setCatalog(msg.cat), m.resubscribeCmd(msg.sess)}
 	if m.composer.history == nil {
 		cmds = append(cmds, m.loadHistoryCmd(msg.cat.server))
 	}

@@ -36,6 +36,9 @@ type modal struct {
 	onExtra  []tea.Msg
 	yesLabel string
 	noLabel  string
+	// under, when set, draws what goes below field i (its suggestions,
+	// ui/complete.go) in width cells.
+	under func(i, width int) string
 }
 
 // modalClosedMsg is sent when a modal closes without a follow-up message.
@@ -139,6 +142,11 @@ func (m *modal) View(st Styles, w int) string {
 			b.WriteString(st.Muted.Render(label))
 		}
 		b.WriteString("\n" + m.fields[i].View())
+		if m.under != nil {
+			if u := m.under(i, iw); u != "" {
+				b.WriteString("\n" + u)
+			}
+		}
 	}
 	b.WriteString("\n\n")
 	hint := m.yesLabel + " · " + m.noLabel

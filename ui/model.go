@@ -263,6 +263,7 @@ func (m *Model) syncKeys() {
 	k.Level.SetEnabled(m.focus == focusExplore && m.explore.tab == tabLog)
 	k.Open.SetEnabled(m.focus == focusExplore && (m.explore.tab == tabResources || m.explore.tab == tabPrompts || m.explore.tab == tabTemplates))
 	k.SaveResult.SetEnabled(m.results.current() != nil && m.results.current().done)
+	m.syncSubscribeKeys()
 }
 
 // setCatalog installs a (new) tool list: the list, completion, and every

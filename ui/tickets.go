@@ -30,13 +30,16 @@ const (
 	kindRun                 // a run of the composer's calls (each run stands for itself)
 	kindFileSave            // writing a file (each write stands for itself)
 	kindFileOpen            // reading a file into the composer
+	kindSuggTick            // the pause in typing after which a form field is completed
+	kindSuggest             // completion/complete for a form field
+	kindSubscribe           // resources/subscribe or unsubscribe (each stands for itself)
 	numKinds
 )
 
 // latestOnly says whether only the newest request of a kind may land.
 func (k replyKind) latestOnly() bool {
 	switch k {
-	case kindSchema, kindFeed, kindTokenizer, kindRun, kindFileSave:
+	case kindSchema, kindFeed, kindTokenizer, kindRun, kindFileSave, kindSubscribe:
 		return false
 	}
 	return true

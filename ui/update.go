@@ -253,6 +253,11 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case noticeMsg:
 		return m.onNotice(msg)
 
+	case completeWantMsg, completeTickMsg, completionMsg:
+		return m.onComplete(msg)
+	case subscribeToggleMsg, subscribedMsg, resourceUpdatedMsg:
+		return m.onSubscribe(msg)
+
 	case modalClosedMsg:
 		if m.conn == connAsking && m.modal == nil {
 			m.askTrust() // the quit confirmation was over the trust question
@@ -530,13 +535,13 @@ func (m *Model) readTemplate(tpl string) tea.Cmd {
 	if len(vars) == 0 {
 		return m.readResourceCmd(tpl)
 	}
-	m.modal = newForm(*m.styles, "Read "+oneLine(m.opts.Sanitize(tpl)), "", vars, nil, func(v []string) tea.Msg {
+	m.modal = m.completingTemplate(newForm(*m.styles, "Read "+oneLine(m.opts.Sanitize(tpl)), "", vars, nil, func(v []string) tea.Msg {
 		vals := map[string]string{}
 		for i, n := range vars {
 			vals[n] = v[i]
 		}
 		return readURIMsg{uri: expandTemplate(tpl, vals)}
-	})
+	}), tpl, vars)
 	return nil
 }
 
@@ -545,8 +550,9 @@ func (m *Model) askPromptArgs(pr mcp.Prompt) tea.Cmd {
 	if len(pr.Arguments) == 0 {
 		return m.getPromptCmd(pr.Name, nil)
 	}
-	var labels []string
+	var labels, names []string
 	for _, a := range pr.Arguments {
+		names = append(names, a.Name)
 		l := oneLine(m.opts.Sanitize(a.Name))
 		if a.Required {
 			l += " (required)"
@@ -557,7 +563,7 @@ func (m *Model) askPromptArgs(pr mcp.Prompt) tea.Cmd {
 		labels = append(labels, l)
 	}
 	name, args := pr.Name, pr.Arguments
-	m.modal = newForm(*m.styles, "Arguments for prompt "+oneLine(m.opts.Sanitize(name)), "", labels, nil, func(v []string) tea.Msg {
+	m.modal = m.completingPrompt(newForm(*m.styles, "Arguments for prompt "+oneLine(m.opts.Sanitize(name)), "", labels, nil, func(v []string) tea.Msg {
 		out := map[string]string{}
 		for i, a := range args {
 			if v[i] != "" || a.Required {
@@ -565,7 +571,7 @@ func (m *Model) askPromptArgs(pr mcp.Prompt) tea.Cmd {
 			}
 		}
 		return promptArgsMsg{name: name, args: out}
-	})
+	}), name, names)
 	return nil
 }
 

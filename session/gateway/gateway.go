@@ -92,6 +92,7 @@ type Gateway struct {
 	link     link
 	clients  sync.Map // client session id -> server.ClientSession
 	inflight inflight
+	subs     subscriptions // the clients' resource subscriptions (subscribe.go)
 }
 
 // link is the gateway's view of the upstream connection: after a failure
@@ -187,6 +188,7 @@ func (g *Gateway) newServer() *server.MCPServer {
 		g.clients.Delete(cs.SessionID())
 	})
 	g.listHooks(hooks)
+	g.subscribeHooks(hooks)
 	opts := []server.ServerOption{
 		server.WithTitle(titleOf(info, g.opts.Mode)),
 		server.WithToolCapabilities(true),
@@ -198,8 +200,10 @@ func (g *Gateway) newServer() *server.MCPServer {
 		opts = append(opts, server.WithInstructions(safe.Text(info.Instructions)))
 	}
 	if info.Capabilities.Resources != nil {
-		opts = append(opts, server.WithResourceCapabilities(false, true))
+		_, subscribe := g.upstreamSubscribe()
+		opts = append(opts, server.WithResourceCapabilities(subscribe, true))
 	}
+	opts = append(opts, g.completionOptions()...)
 	if info.Capabilities.Prompts != nil {
 		opts = append(opts, server.WithPromptCapabilities(true))
 	}
@@ -242,6 +246,8 @@ func (g *Gateway) loop(events <-chan session.Event) {
 				g.onListChanged(e.Source)
 			case session.EventLog:
 				g.forwardLog(e)
+			case session.EventResourceUpdated:
+				g.forwardUpdated(e.Text)
 			case session.EventStderr, session.EventGarbage:
 				// For the operator: a stdio server's complaints are often
 				// the only clue to why it misbehaves.
