@@ -45,6 +45,8 @@ func (s *Session) onNotification(gen int, n mcp.JSONRPCNotification) {
 		s.listChanged(listResources)
 	case string(mcp.MethodNotificationPromptsListChanged):
 		s.listChanged(listPrompts)
+	case mcp.MethodNotificationTasksStatus:
+		s.onTaskStatus(p)
 	default:
 		text := ""
 		if len(p) > 0 {

@@ -44,6 +44,7 @@ type Session struct {
 
 	callSeq atomic.Uint64
 	schemas schemaCache
+	tasks   taskState // tasks.go
 }
 
 // conn is one live connection; Reconnect swaps it.
