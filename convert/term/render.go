@@ -223,7 +223,24 @@ func (c ctx) in(hint string) ctx {
 // ---- tools ----
 
 var toolKnownKeys = set("name", "title", "description", "inputSchema", "input_schema", "outputSchema", "annotations")
-var toolLeftOut = set("icons", "_meta", "execution")
+var toolLeftOut = set("icons", "_meta")
+
+// taskSupports are the execution.taskSupport values written :task WORD; any
+// other execution object goes into the tool's (json ...) as it is.
+var taskSupports = set("required", "optional", "forbidden")
+
+// taskFlag is the :task flag of a tool whose execution is exactly
+// {"taskSupport": one of taskSupports}, or nil.
+func taskFlag(ex *ojson.Value) []*sexpr.Node {
+	if ex == nil || ex.Kind != ojson.Object || len(ex.Members) != 1 || ex.Members[0].Key != "taskSupport" {
+		return nil
+	}
+	v := ex.Members[0].Value
+	if v.Kind != ojson.String || !taskSupports[v.Str] {
+		return nil
+	}
+	return []*sexpr.Node{sexpr.Kw("task"), sexpr.Sym(v.Str)}
+}
 
 func (r *renderer) tool(t *toolset.Tool, code string) *sexpr.Node {
 	n := sexpr.L(sexpr.Sym(code), nameNode(t.Name))
@@ -278,9 +295,14 @@ func (r *renderer) tool(t *toolset.Tool, code string) *sexpr.Node {
 				}
 			}
 		}
+		// execution says how the tool may be called (task-augmented or
+		// not): behaviour, so the whole form keeps it.
+		task := taskFlag(raw.Get("execution"))
+		n.Items = append(n.Items, task...)
 		for _, m := range raw.Members {
 			switch {
 			case toolKnownKeys[m.Key]:
+			case m.Key == "execution" && task != nil:
 			case toolLeftOut[m.Key] || strings.HasPrefix(m.Key, "x-"):
 				r.left.add(m.Key, memberBytes(m.Key, m.Value))
 			default:
