@@ -1,0 +1,103 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/mcpterm/mcpterm/session"
+)
+
+// taskUpstream is an mcp-go server whose tools can only be called as tasks
+// (one answers, one fails), seen at 2025-11-25, the revision that has
+// tasks/result.
+func taskUpstream(t testing.TB) *session.Session {
+	s := server.NewMCPServer("tasks", "1.0.0", server.WithTaskCapabilities(true, true, true), server.WithToolCapabilities(false))
+	ro := mcp.WithReadOnlyHintAnnotation(true)
+	s.AddTaskTool(mcp.NewTool("research", ro, mcp.WithDescription("Research a topic."), mcp.WithTaskSupport(mcp.TaskSupportRequired), mcp.WithString("topic", mcp.Required())),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CreateTaskResult, error) {
+			return &mcp.CreateTaskResult{Content: []mcp.Content{mcp.NewTextContent("report on " + req.GetString("topic", ""))}}, nil
+		})
+	s.AddTaskTool(mcp.NewTool("doomed", ro, mcp.WithDescription("Always fails."), mcp.WithTaskSupport(mcp.TaskSupportRequired)),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CreateTaskResult, error) {
+			return nil, errors.New("the disk is on fire")
+		})
+	return openSession(t, session.Source{Kind: session.InProcess, Name: "tasks", Server: s}, session.Options{ProtocolVersion: "2025-11-25"})
+}
+
+// TestTaskToolsBehindGateway: a client's ordinary tools/call of a tool the
+// upstream runs only as a task gets the task's final result, in every
+// mode; the gateway's own tools offer no task support.
+func TestTaskToolsBehindGateway(t *testing.T) {
+	for _, mode := range Modes() {
+		t.Run(string(mode), func(t *testing.T) {
+			g := newGateway(t, taskUpstream(t), Options{Mode: mode, Policy: allowAll(t)})
+			c, _ := inProcessClient(t, g)
+			tools, err := c.ListTools(ctxT(t, hangGuard), mcp.ListToolsRequest{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tl := range tools.Tools {
+				if tl.Execution != nil && tl.Execution.TaskSupport != "" && tl.Execution.TaskSupport != mcp.TaskSupportForbidden {
+					t.Errorf("gateway tool %s offers task support %q", tl.Name, tl.Execution.TaskSupport)
+				}
+			}
+			var ok, failed *mcp.CallToolResult
+			switch mode {
+			case ModeTerm:
+				ok = termCall(t, c, `(research "tides")`)
+				failed = termCall(t, c, `(doomed)`)
+			case ModeAQLSingle:
+				ok = callTool(t, c, "mcp_aql", `{"operation":"research","params":{"topic":"tides"}}`)
+				failed = callTool(t, c, "mcp_aql", `{"operation":"doomed","params":{}}`)
+			case ModeAQLSemantic:
+				ok = callTool(t, c, "mcp_aql_read", `{"operation":"research","params":{"topic":"tides"}}`)
+				failed = callTool(t, c, "mcp_aql_read", `{"operation":"doomed","params":{}}`)
+			}
+			contains(t, text(ok), "report on tides")
+			if ok.IsError {
+				t.Errorf("research: isError: %s", text(ok))
+			}
+			contains(t, text(failed), "the disk is on fire")
+			if !failed.IsError && !strings.Contains(text(failed), `"success":false`) {
+				t.Errorf("doomed: not an error: %s", text(failed))
+			}
+		})
+	}
+}
+
+// TestTaskStatusAsProgress: the upstream task's status changes reach a
+// client that asked for progress, as progress with increasing values.
+func TestTaskStatusAsProgress(t *testing.T) {
+	g := newGateway(t, taskUpstream(t), Options{Mode: ModeTerm, Policy: allowAll(t)})
+	c, n := httpClient(t, g, "2025-11-25")
+	req := mcp.CallToolRequest{}
+	req.Params.Name = DefaultTermTool
+	req.Params.Arguments = map[string]any{"expr": `(research "tides")`}
+	req.Params.Meta = &mcp.Meta{ProgressToken: "tok"}
+	res, err := c.CallTool(ctxT(t, hangGuard), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	contains(t, text(res), "report on tides")
+	var msgs []string
+	last := -1.0
+	for _, x := range n.of(string(mcp.MethodNotificationProgress)) {
+		p := x.Params.AdditionalFields
+		v, _ := p["progress"].(float64)
+		if v <= last {
+			t.Errorf("progress went from %v to %v", last, v)
+		}
+		last = v
+		m, _ := p["message"].(string)
+		msgs = append(msgs, m)
+	}
+	got := strings.Join(msgs, "\n")
+	if !strings.Contains(got, " working") || !strings.Contains(got, " completed") {
+		t.Errorf("progress messages:\n%s", got)
+	}
+}
