@@ -230,7 +230,7 @@ func (c *cli) runPlan(ctx context.Context, cn *connection, codec *calls.Codec, p
 	runner := session.NewRunner(cn.s, codec, ro)
 	// The audit lines wait for the output, so they say how much of it
 	// --max-output left out.
-	res := runner.Run(ctx, plan, session.RunOptions{HoldAudit: true})
+	res := runner.Run(ctx, plan, session.RunOptions{HoldAudit: true, OnProgress: c.taskLines(cn)})
 	if res.Refused {
 		for _, it := range res.Items {
 			if !it.Decision.Allowed() {

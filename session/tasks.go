@@ -48,6 +48,10 @@ const (
 // Event.TaskStatus say which and what, Text is the status line.
 const EventTask EventKind = "task"
 
+// ErrNoTaskList is Tasks on a server that does not declare tasks.list:
+// nothing is sent.
+var ErrNoTaskList = errors.New("the server does not list tasks (its capabilities have no tasks.list)")
+
 // TaskError is a task that ended without a result to show: the server
 // failed or cancelled it and tasks/result had nothing but an error.
 type TaskError struct {
@@ -432,25 +436,37 @@ func (s *Session) taskEnded(ctx context.Context, tc *taskCall, id string) {
 	r := tc.r
 	r.Cancelled = true
 	r.Progress = tc.nprog()
-	if id != "" {
-		cctx, cancel := context.WithTimeout(s.ctx, taskCancelWait)
-		if t, err := s.cancelTask(cctx, tc.c, id); err == nil {
-			r.TaskStatus = string(t.Status)
-			s.noteTask(t)
-		}
-		cancel()
-	}
-	op := "tools/call " + tc.req.Tool
 	where := ""
 	if id != "" {
-		where = " (task " + id + " " + r.TaskStatus + ", cancelled with tasks/cancel)"
+		cctx, cancel := context.WithTimeout(s.ctx, taskCancelWait)
+		t, err := s.cancelTask(cctx, tc.c, id)
+		cancel()
+		if err == nil {
+			r.TaskStatus = string(t.Status)
+			s.noteTask(t)
+			where = "task " + id + " cancelled with tasks/cancel"
+		} else {
+			where = "task " + id + " left running: " + err.Error()
+		}
 	}
+	op := "tools/call " + tc.req.Tool
 	switch cause := context.Cause(ctx); {
 	case errors.Is(cause, errMaxTime):
-		r.Err = &TimeoutError{Op: op, After: tc.maxTime.String(), Overall: true, Why: "the task never finished" + where}
+		why := "the task never finished"
+		if where != "" {
+			why += "; " + where
+		}
+		r.Err = &TimeoutError{Op: op, After: tc.maxTime.String(), Overall: true, Why: why}
 	case errors.Is(cause, ErrTimeout):
-		r.Err = &TimeoutError{Op: op, After: tc.timeout.String() + " without a task status change or progress" + where}
+		after := tc.timeout.String() + " without a task status change or progress"
+		if where != "" {
+			after += "; " + where
+		}
+		r.Err = &TimeoutError{Op: op, After: after}
 	default:
+		if where != "" {
+			where = " (" + where + ")"
+		}
 		r.Err = fmt.Errorf("tools/call %s: cancelled%s: %w", tc.req.Tool, where, context.Canceled)
 	}
 }
@@ -537,6 +553,9 @@ func (s *Session) Tasks(ctx context.Context) ([]mcp.Task, error) {
 	c, err := s.current()
 	if err != nil {
 		return nil, err
+	}
+	if tc := c.info.Capabilities.Tasks; tc == nil || tc.List == nil {
+		return nil, ErrNoTaskList
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, s.opts.CallTimeout, ErrTimeout)
 	defer cancel()
