@@ -50,7 +50,7 @@ const EventTask EventKind = "task"
 
 // ErrNoTaskList is Tasks on a server that does not declare tasks.list:
 // nothing is sent.
-var ErrNoTaskList = errors.New("the server does not list tasks (its capabilities have no tasks.list)")
+var ErrNoTaskList = errors.New("tasks/list is not available")
 
 // TaskError is a task that ended without a result to show: the server
 // failed or cancelled it and tasks/result had nothing but an error.
@@ -555,7 +555,10 @@ func (s *Session) Tasks(ctx context.Context) ([]mcp.Task, error) {
 		return nil, err
 	}
 	if tc := c.info.Capabilities.Tasks; tc == nil || tc.List == nil {
-		return nil, ErrNoTaskList
+		return nil, fmt.Errorf("%w: the server's capabilities have no tasks.list", ErrNoTaskList)
+	}
+	if c.info.Modern {
+		return nil, fmt.Errorf("%w: protocol %s removed it (pin --protocol 2025-11-25)", ErrNoTaskList, c.info.ProtocolVersion)
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, s.opts.CallTimeout, ErrTimeout)
 	defer cancel()

@@ -80,6 +80,9 @@ type KeyMap struct {
 	TabRight key.Binding
 	Open     key.Binding
 	Level    key.Binding
+	// The Tasks tab (ui/tasks.go); Open fetches the selected task's result.
+	TaskCancel  key.Binding
+	TaskRefresh key.Binding
 
 	// Filter input.
 	FilterAccept key.Binding
@@ -173,6 +176,9 @@ func DefaultKeyMap() KeyMap {
 		TabRight: b(k("right", "l"), "→/l", "next tab"),
 		Open:     b(k("enter"), "enter", "open"),
 		Level:    b(k("v"), "v", "log level"),
+
+		TaskCancel:  b(k("x"), "x", "cancel task"),
+		TaskRefresh: b(k("u"), "u", "refresh tasks"),
 
 		FilterAccept: b(k("enter"), "enter", "keep filter"),
 		FilterClear:  b(k("esc"), "esc", "clear filter"),

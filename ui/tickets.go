@@ -30,6 +30,8 @@ const (
 	kindRun                 // a run of the composer's calls (each run stands for itself)
 	kindFileSave            // writing a file (each write stands for itself)
 	kindFileOpen            // reading a file into the composer
+	kindTasks               // the Tasks tab's tasks/list (ui/tasks.go)
+	kindTaskStop            // a tasks/cancel from the Tasks tab
 	numKinds
 )
 
