@@ -137,7 +137,7 @@ func (s *Session) Call(ctx context.Context, req CallRequest) *CallResult {
 	creq.Params.Meta = &mcp.Meta{ProgressToken: token}
 
 	if s.wantsTask(ctx, c, req) {
-		s.callTask(ctx, &taskCall{c: c, req: req, creq: creq, r: r, idle: func() { timer.Reset(timeout) },
+		s.callTask(ctx, &taskCall{c: c, req: req, creq: creq, r: r, idle: func() { timer.Reset(timeout) }, pause: func() { timer.Stop() },
 			timeout: timeout, maxTime: maxTime, nprog: func() int { return int(progress.Load()) }})
 		return r
 	}

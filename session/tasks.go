@@ -259,8 +259,15 @@ type taskCall struct {
 	idle    func() // restarts the idle timer (a status changed)
 	timeout time.Duration
 	maxTime time.Duration
+	pause   func() // stops the idle timer (the server waits for input)
 	nprog   func() int
 	seen    string // the status the call last reported
+}
+
+// taskOutcome is what tasks/result said.
+type taskOutcome struct {
+	v   *ojson.Value
+	err error
 }
 
 // callTask sends the call task-augmented, waits for the task to end
@@ -272,15 +279,33 @@ type taskCall struct {
 func (s *Session) callTask(ctx context.Context, tc *taskCall) {
 	r, op := tc.r, "tools/call "+tc.req.Tool
 	tc.creq.Params.Task = &mcp.TaskParams{}
-	cctx, capt := withCapture(ctx)
+	// The server answers a task-augmented call at once, with the task. The
+	// answer is awaited even when the call is cancelled meanwhile (up to
+	// the idle timeout, or until the session closes): without the task's
+	// id there is nothing to send tasks/cancel for, and the task would run
+	// on.
+	wctx, stop := context.WithTimeoutCause(context.WithoutCancel(ctx), tc.timeout, ErrTimeout)
+	defer stop()
+	go func() {
+		select {
+		case <-s.ctx.Done():
+			stop()
+		case <-wctx.Done():
+		}
+	}()
+	cctx, capt := withCapture(wctx)
 	_, err := tc.c.client.CallTool(cctx, tc.creq)
 	raw, rpcErr, answered := capt.result()
 	if !answered || rpcErr != nil {
-		if ctx.Err() != nil {
+		switch {
+		case !answered && errors.Is(context.Cause(wctx), ErrTimeout):
+			r.Cancelled = true
+			r.Err = &TimeoutError{Op: op, After: tc.timeout.String() + " without an answer to the task-augmented call"}
+		case ctx.Err() != nil && !answered:
 			s.taskEnded(ctx, tc, "")
-			return
+		default:
+			r.Err = s.classify(cctx, err, capt, op)
 		}
-		r.Err = s.classify(cctx, err, capt, op)
 		return
 	}
 	v, perr := ojson.Parse(raw)
@@ -304,6 +329,10 @@ func (s *Session) callTask(ctx context.Context, tc *taskCall) {
 	}
 	task := created.Task
 	r.TaskID, r.TaskStatus = task.TaskId, string(task.Status)
+	if ctx.Err() != nil { // cancelled while the task was being made
+		s.taskEnded(ctx, tc, task.TaskId)
+		return
+	}
 	var last *ojson.Value // the latest tasks/get answer
 	wake, done, known := s.tasks.wait(task.TaskId)
 	defer done()
@@ -311,7 +340,28 @@ func (s *Session) callTask(ctx context.Context, tc *taskCall) {
 	// session keeps that one, and only the caller hears of the creation.
 	s.report(tc, task, !known)
 
-	for !task.Status.IsTerminal() && task.Status != mcp.TaskStatusInputRequired {
+	// tasks/result is where an input_required task's questions
+	// (elicitation, sampling) come through, and it blocks until the task
+	// ends: it is sent once the task needs input or has ended, and the
+	// polling goes on beside it, so the caller still sees the status move.
+	// While the server waits for input it is not idle, so the idle timer
+	// waits too (the overall deadline does not).
+	var result chan taskOutcome
+	fetch := func() {
+		if result == nil && !tc.c.info.Modern {
+			result = make(chan taskOutcome, 1)
+			go func() {
+				_, v, err := s.taskResult(ctx, tc.c, task.TaskId)
+				result <- taskOutcome{v, err}
+			}()
+		}
+	}
+	var got *taskOutcome
+	for got == nil && !task.Status.IsTerminal() {
+		if task.Status == mcp.TaskStatusInputRequired {
+			fetch()
+			tc.pause()
+		}
 		t := time.NewTimer(pollEvery(task))
 		select {
 		case <-ctx.Done():
@@ -321,6 +371,10 @@ func (s *Session) callTask(ctx context.Context, tc *taskCall) {
 		case <-wake:
 			t.Stop()
 		case <-t.C:
+		case out := <-result:
+			t.Stop()
+			got = &out
+			continue
 		}
 		next, nraw, err := s.getTask(ctx, tc.c, task.TaskId)
 		if err != nil {
@@ -352,10 +406,26 @@ func (s *Session) callTask(ctx context.Context, tc *taskCall) {
 		s.finishModern(ctx, tc, task, last)
 		return
 	}
-
-	// input_required: tasks/result is where the server's questions
-	// (elicitation, sampling) come through, and it blocks until the end.
-	res, rraw, err := s.taskResult(ctx, tc.c, task.TaskId)
+	if got == nil {
+		fetch()
+		select {
+		case out := <-result:
+			got = &out
+		case <-ctx.Done():
+			s.taskEnded(ctx, tc, task.TaskId)
+			return
+		}
+	}
+	if !task.Status.IsTerminal() {
+		// The result came while the task still said input_required or
+		// working: the task has ended, as what?
+		if t, _, err := s.getTask(ctx, tc.c, task.TaskId); err == nil && t.TaskId == task.TaskId {
+			task = t
+			r.TaskStatus = string(task.Status)
+			s.report(tc, task, true)
+		}
+	}
+	rraw, err := got.v, got.err
 	if err != nil {
 		if ctx.Err() != nil {
 			s.taskEnded(ctx, tc, task.TaskId)
@@ -373,7 +443,6 @@ func (s *Session) callTask(ctx context.Context, tc *taskCall) {
 		r.Err = err
 		return
 	}
-	_ = res
 	if task.Status == mcp.TaskStatusCancelled {
 		// Cancelled on the server (tasks/cancel from elsewhere, or the
 		// server's own doing): whatever tasks/result says, there is no
@@ -386,7 +455,7 @@ func (s *Session) callTask(ctx context.Context, tc *taskCall) {
 	switch task.Status {
 	case mcp.TaskStatusFailed:
 		r.IsError = true
-	case mcp.TaskStatusInputRequired:
+	case mcp.TaskStatusInputRequired, mcp.TaskStatusWorking:
 		// tasks/result answered, so the task has ended.
 		r.TaskStatus = string(mcp.TaskStatusCompleted)
 	}
