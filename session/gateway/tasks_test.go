@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -99,5 +100,53 @@ func TestTaskStatusAsProgress(t *testing.T) {
 	got := strings.Join(msgs, "\n")
 	if !strings.Contains(got, " working") || !strings.Contains(got, " completed") {
 		t.Errorf("progress messages:\n%s", got)
+	}
+}
+
+// TestTaskThroughGatewaySDK: the official TypeScript SDK client, through
+// `mcpterm serve` over streamable HTTP (term and aql-single), calls
+// server-everything's task-only simulate-research-query as an ordinary
+// tool and gets the report; with a progress token it sees the task's
+// stages.
+func TestTaskThroughGatewaySDK(t *testing.T) {
+	u := everythingUpstream(t)
+	roots, err := session.NewRoots(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := openSession(t, u.source(), session.Options{ClientName: "mcpterm-gateway", Roots: roots, Asker: session.Decliner{}})
+	var sessions []scriptSession
+	for _, m := range []Mode{ModeTerm, ModeAQLSingle} {
+		g := newGateway(t, up, Options{Mode: m, Policy: allowAll(t)})
+		step := scriptStep{Op: "callTool", Name: DefaultTermTool, Arguments: map[string]any{"expr": `(simulate-research-query "tides")`}, Progress: true}
+		if m == ModeAQLSingle {
+			step = scriptStep{Op: "callTool", Name: "mcp_aql", Arguments: map[string]any{"operation": "simulate_research_query", "params": map[string]any{"topic": "tides"}}, Progress: true}
+		}
+		sessions = append(sessions, scriptSession{Name: string(m), Transport: map[string]any{"kind": "http", "url": serveHTTP(t, g)}, Steps: []scriptStep{step}})
+	}
+	out := runClient(t, clientScript{Sessions: sessions})
+	for _, s := range out.Sessions {
+		t.Run(s.Name, func(t *testing.T) {
+			if len(s.Steps) != 1 || s.Steps[0].Error != "" {
+				t.Fatalf("steps %+v", s.Steps)
+			}
+			var res struct {
+				Result   mcp.CallToolResult `json:"result"`
+				Progress []struct {
+					Message string `json:"message"`
+				} `json:"progress"`
+			}
+			if err := json.Unmarshal(s.Steps[0].Result, &res); err != nil {
+				t.Fatal(err)
+			}
+			contains(t, text(&res.Result), "Research Report: tides")
+			var msgs []string
+			for _, p := range res.Progress {
+				msgs = append(msgs, p.Message)
+			}
+			if got := strings.Join(msgs, "\n"); !strings.Contains(got, "Gathering sources") {
+				t.Errorf("progress seen by the SDK client:\n%s", got)
+			}
+		})
 	}
 }
