@@ -39,6 +39,11 @@ const (
 	maxTaskID = 256
 	// maxTaskSeen bounds the last-seen statuses kept for notifications.
 	maxTaskSeen = 512
+	// maxTaskPages and maxTasks bound a tasks/list.
+	maxTaskPages = 100
+	maxTasks     = 10000
+	// maxTaskMessage bounds a statusMessage in a status line.
+	maxTaskMessage = 512
 	// taskCancelWait bounds the tasks/cancel sent when a call gives up.
 	taskCancelWait = 5 * time.Second
 )
@@ -160,7 +165,7 @@ func (s *Session) noteTaskWake(t mcp.Task, wake bool) bool {
 func TaskLine(t mcp.Task) string {
 	line := "task " + t.TaskId + " " + string(t.Status)
 	if t.StatusMessage != "" {
-		line += ": " + t.StatusMessage
+		line += ": " + clipText(t.StatusMessage, maxTaskMessage)
 	}
 	return line
 }
@@ -631,14 +636,34 @@ func (s *Session) Tasks(ctx context.Context) ([]mcp.Task, error) {
 	}
 	ctx, cancel := context.WithTimeoutCause(ctx, s.opts.CallTimeout, ErrTimeout)
 	defer cancel()
-	cctx, capt := withCapture(ctx)
-	res, err := c.client.ListTasks(cctx, mcp.ListTasksRequest{})
-	if err != nil {
-		return nil, s.classify(cctx, err, capt, "tasks/list")
+	// Paged here rather than by mcp-go's ListTasks, which follows a server
+	// that always has another page for as long as the timeout lasts.
+	var all []mcp.Task
+	var req mcp.ListTasksRequest
+	seen := map[mcp.Cursor]bool{}
+	for page := 0; ; page++ {
+		if page == maxTaskPages || len(all) >= maxTasks {
+			s.events.publish(Event{Kind: EventNotice, Level: "warning", Source: "tasks/list", Text: fmt.Sprintf("stopped after %d pages and %d tasks", page, len(all))})
+			break
+		}
+		cctx, capt := withCapture(ctx)
+		res, err := c.client.ListTasksByPage(cctx, req)
+		if err != nil {
+			return nil, s.classify(cctx, err, capt, "tasks/list")
+		}
+		all = append(all, res.Tasks...)
+		if res.NextCursor == "" {
+			break
+		}
+		if seen[res.NextCursor] {
+			return nil, &ProtocolError{Op: "tasks/list", Err: fmt.Errorf("the cursor %q came twice", clipText(string(res.NextCursor), 64))}
+		}
+		seen[res.NextCursor] = true
+		req.Params.Cursor = res.NextCursor
 	}
-	out := make([]mcp.Task, 0, len(res.Tasks))
+	out := make([]mcp.Task, 0, len(all))
 	var bad error
-	for _, t := range res.Tasks {
+	for _, t := range all {
 		if err := checkTask(t); err != nil {
 			bad = err
 			continue

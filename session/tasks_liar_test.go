@@ -20,7 +20,9 @@ import (
 //   - noid: a CreateTaskResult without a taskId;
 //   - weird: its tasks/get reports a status the protocol lacks;
 //   - other: its tasks/get answers about another task;
-//   - plain: ignores the task and answers the ordinary way.
+//   - plain: ignores the task and answers the ordinary way;
+//
+// and its tasks/list always has another page.
 type liar struct {
 	mu        sync.Mutex
 	polls     int
@@ -82,6 +84,13 @@ func (l *liar) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		default:
 			result = task(req.Params.TaskID, "working", "")
 		}
+	case "tasks/list":
+		// Always one more page.
+		l.mu.Lock()
+		l.polls++
+		n := l.polls
+		l.mu.Unlock()
+		result = fmt.Sprintf(`{"tasks":[%s],"nextCursor":"c%d"}`, task(fmt.Sprintf("page-%d", n), "working", ""), n)
 	case "tasks/cancel":
 		l.mu.Lock()
 		l.cancelled = append(l.cancelled, req.Params.TaskID)
@@ -147,6 +156,19 @@ func TestTaskLiar(t *testing.T) {
 			}
 		})
 	}
+	t.Run("endless tasks/list", func(t *testing.T) {
+		tasks, err := s.Tasks(ctx)
+		if err != nil || len(tasks) != maxTaskPages {
+			t.Fatalf("%d tasks, %v", len(tasks), err)
+		}
+		found := false
+		for _, e := range s.Events() {
+			found = found || e.Kind == EventNotice && strings.Contains(e.Text, "stopped after 100 pages")
+		}
+		if !found {
+			t.Error("no notice of the pages left unread")
+		}
+	})
 	t.Run("plain answer to a task request", func(t *testing.T) {
 		r := s.Call(ctx, CallRequest{Tool: "plain"})
 		if !r.OK() || resultText(r) != "no task needed" || r.TaskID != "" {
