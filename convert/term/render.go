@@ -229,17 +229,27 @@ var toolLeftOut = set("icons", "_meta")
 // other execution object goes into the tool's (json ...) as it is.
 var taskSupports = set("required", "optional", "forbidden")
 
-// taskFlag is the :task flag of a tool whose execution is exactly
-// {"taskSupport": one of taskSupports}, or nil.
-func taskFlag(ex *ojson.Value) []*sexpr.Node {
+// taskSupportOf is WORD of an execution that is exactly
+// {"taskSupport": WORD} with WORD one of taskSupports, or "".
+func taskSupportOf(ex *ojson.Value) string {
 	if ex == nil || ex.Kind != ojson.Object || len(ex.Members) != 1 || ex.Members[0].Key != "taskSupport" {
-		return nil
+		return ""
 	}
-	v := ex.Members[0].Value
-	if v.Kind != ojson.String || !taskSupports[v.Str] {
-		return nil
+	if v := ex.Members[0].Value; v.Kind == ojson.String && taskSupports[v.Str] {
+		return v.Str
 	}
-	return []*sexpr.Node{sexpr.Kw("task"), sexpr.Sym(v.Str)}
+	return ""
+}
+
+// taskFlag is the :task flag of a tool that can run as a task. The
+// default, forbidden, is not written: an execution saying only that is
+// accounted as left out, and reads back as no execution, which means the
+// same.
+func taskFlag(ex *ojson.Value) []*sexpr.Node {
+	if w := taskSupportOf(ex); w != "" && w != "forbidden" {
+		return []*sexpr.Node{sexpr.Kw("task"), sexpr.Sym(w)}
+	}
+	return nil
 }
 
 func (r *renderer) tool(t *toolset.Tool, code string) *sexpr.Node {
@@ -303,7 +313,7 @@ func (r *renderer) tool(t *toolset.Tool, code string) *sexpr.Node {
 			switch {
 			case toolKnownKeys[m.Key]:
 			case m.Key == "execution" && task != nil:
-			case toolLeftOut[m.Key] || strings.HasPrefix(m.Key, "x-"):
+			case toolLeftOut[m.Key] || strings.HasPrefix(m.Key, "x-") || m.Key == "execution" && taskSupportOf(m.Value) == "forbidden":
 				r.left.add(m.Key, memberBytes(m.Key, m.Value))
 			default:
 				extra.Set(m.Key, m.Value)
