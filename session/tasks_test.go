@@ -11,6 +11,7 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+	"github.com/mcpterm/mcpterm/convert/calls"
 )
 
 // taskServer is an in-process mcp-go server with task-augmented tools: a
@@ -315,4 +316,27 @@ func FuzzTaskStatus(f *testing.F) {
 		}
 		_ = pollEvery(tk)
 	})
+}
+
+// The runner asks for tasks where the tool allows them when told to
+// (mcpterm call --as-task), and not otherwise.
+func TestTaskRunnerAsTask(t *testing.T) {
+	s := open(t, newTaskServer(t).source(t), Options{ProtocolVersion: legacy})
+	ctx := ctxT(t, 30*time.Second)
+	set, err := s.Tools(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codec := calls.New(set, calls.Options{})
+	for _, asTask := range []bool{false, true} {
+		plan, err := codec.Read(`(echo "x")`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := NewRunner(s, codec, RunnerOptions{}).Run(ctx, plan, RunOptions{Confirmed: true, AsTask: asTask})
+		cr := res.Items[0].Call
+		if cr == nil || !cr.OK() || (cr.TaskID != "") != asTask {
+			t.Errorf("AsTask %v: %+v", asTask, cr)
+		}
+	}
 }
