@@ -46,7 +46,7 @@ func TestTaskCallCLI(t *testing.T) {
 // errors.
 func TestTasksCLIUsage(t *testing.T) {
 	code, _, errOut := testCLI(t, nil, "tasks")
-	if code == exitOK || !strings.Contains(errOut, "does not list tasks") {
+	if code == exitOK || !strings.Contains(errOut, "no tasks.list") {
 		t.Errorf("tasks on the demo: exit %d %s", code, errOut)
 	}
 	for _, args := range [][]string{{"tasks", "get"}, {"tasks", "frob", "x"}, {"tasks", "list", "extra"}} {
