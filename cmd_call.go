@@ -30,6 +30,7 @@ type callFlags struct {
 	audit       string
 	concurrency int
 	stopOnError bool
+	asTask      bool
 	out         outputFlags
 	aql         aqlFlags
 }
@@ -67,6 +68,7 @@ func (c *cli) callFlags() (*flag.FlagSet, *serverFlags, *callFlags) {
 	fs.StringVar(&cf.audit, "audit", "", "append a JSON line per call (and per refusal) to `FILE`")
 	fs.IntVar(&cf.concurrency, "concurrency", -1, "batch calls in flight at once (default: as the batch says, else 1)")
 	fs.BoolVar(&cf.stopOnError, "stop-on-error", false, "skip the rest of a batch after a failed call")
+	fs.BoolVar(&cf.asTask, "as-task", false, "run tools that may run as tasks (taskSupport optional) as tasks; tools that require it always are")
 	cf.out.register(fs, "sexpr", "json")
 	cf.aql.register(fs)
 	return fs, &sf, &cf
@@ -230,7 +232,7 @@ func (c *cli) runPlan(ctx context.Context, cn *connection, codec *calls.Codec, p
 	runner := session.NewRunner(cn.s, codec, ro)
 	// The audit lines wait for the output, so they say how much of it
 	// --max-output left out.
-	res := runner.Run(ctx, plan, session.RunOptions{HoldAudit: true})
+	res := runner.Run(ctx, plan, session.RunOptions{HoldAudit: true, OnProgress: c.taskLines(cn), AsTask: cf.asTask})
 	if res.Refused {
 		for _, it := range res.Items {
 			if !it.Decision.Allowed() {

@@ -139,6 +139,8 @@ func (m complModel) argValues(cmd complCmd) []string {
 		return []string{"bash", "zsh", "fish"}
 	case "command":
 		return m.commandNames()
+	case "verb": // mcpterm tasks
+		return []string{"list", "get", "cancel", "result"}
 	}
 	return nil
 }

@@ -108,6 +108,8 @@ func subcommands() []subcommand {
 			run: (*cli).runResources, flags: func(c *cli) *flag.FlagSet { fs, _ := c.resourcesFlags(); return fs }, selection: true, jsonErrors: true, jsonFlag: "output"},
 		{name: "prompts", short: "list or get a server's prompts",
 			run: (*cli).runPrompts, flags: func(c *cli) *flag.FlagSet { fs, _ := c.promptsFlags(); return fs }, selection: true, jsonErrors: true, jsonFlag: "output"},
+		{name: "tasks", short: "list, show, cancel or fetch the result of a server's tasks",
+			run: (*cli).runTasks, flags: func(c *cli) *flag.FlagSet { fs, _ := c.tasksFlags(); return fs }, args: "verb", selection: true, jsonErrors: true, jsonFlag: "output"},
 		{name: "servers", short: "list the servers configured in MCP clients' config files",
 			run: (*cli).runServers, flags: func(c *cli) *flag.FlagSet { fs, _ := c.serversFlags(); return fs }, jsonErrors: true, jsonFlag: "output"},
 		{name: "auth", short: "OAuth: log in to an HTTP server, log out, or show the stored tokens' status",

@@ -25,8 +25,13 @@ type CallRequest struct {
 	// MaxTime is the call's overall deadline, which progress notifications
 	// do not extend; 0 means the session's MaxCallTime.
 	MaxTime time.Duration
-	// OnProgress, when set, sees this call's progress notifications.
+	// OnProgress, when set, sees this call's progress notifications, and
+	// for a task-augmented call the task's status changes (EventTask).
 	OnProgress func(Event)
+	// AsTask asks for a task-augmented call when the tool's
+	// execution.taskSupport is "optional"; a "required" tool is always
+	// called as a task, others never (tasks.go).
+	AsTask bool
 }
 
 // CallResult is everything known about one call, whatever happened.
@@ -53,6 +58,10 @@ type CallResult struct {
 	Duration  time.Duration
 	Progress  int // progress notifications received
 	Cancelled bool
+	// TaskID and TaskStatus are set for a task-augmented call: the task the
+	// server made and its last known status.
+	TaskID     string
+	TaskStatus string
 }
 
 // OK reports a result that is neither an error nor invalid.
@@ -127,6 +136,11 @@ func (s *Session) Call(ctx context.Context, req CallRequest) *CallResult {
 	creq.Params.Arguments = args
 	creq.Params.Meta = &mcp.Meta{ProgressToken: token}
 
+	if s.wantsTask(ctx, c, req) {
+		s.callTask(ctx, &taskCall{c: c, req: req, creq: creq, r: r, idle: func() { timer.Reset(timeout) }, pause: func() { timer.Stop() },
+			timeout: timeout, maxTime: maxTime, nprog: func() int { return int(progress.Load()) }})
+		return r
+	}
 	cctx, capt := withCapture(ctx)
 	res, err := c.client.CallTool(cctx, creq)
 	r.Progress = int(progress.Load())

@@ -108,7 +108,7 @@ func Classify(err error) ErrorClass {
 		return ClassTimeout
 	case errors.Is(err, context.Canceled):
 		return ClassCancelled
-	case errors.Is(err, ErrOffline), errors.Is(err, ErrInvalidSource):
+	case errors.Is(err, ErrOffline), errors.Is(err, ErrInvalidSource), errors.Is(err, ErrNoTaskList):
 		return ClassUsage
 	case errors.As(err, &rpc):
 		if rpc.Code == mcp.INVALID_PARAMS || rpc.Code == mcp.METHOD_NOT_FOUND {

@@ -35,6 +35,9 @@ type Event struct {
 	Token    string
 	Progress float64
 	Total    float64
+	// Task fields, for EventTask (tasks.go).
+	TaskID     string
+	TaskStatus string
 }
 
 // Bounds of the event stream. A server flooding notifications costs at most

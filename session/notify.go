@@ -47,6 +47,8 @@ func (s *Session) onNotification(gen int, n mcp.JSONRPCNotification) {
 		s.listChanged(listPrompts)
 	case mcp.MethodNotificationResourceUpdated:
 		s.resourceUpdated(n.Method, p)
+	case mcp.MethodNotificationTasksStatus:
+		s.onTaskStatus(p)
 	default:
 		text := ""
 		if len(p) > 0 {

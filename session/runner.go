@@ -97,6 +97,9 @@ type RunOptions struct {
 	// it printed and how much a cap left out (the command line's
 	// --max-output). Refusals are written at once: nothing is printed.
 	HoldAudit bool
+	// AsTask runs calls of tools whose taskSupport is "optional" as tasks
+	// (CallRequest.AsTask); "required" ones always are.
+	AsTask bool
 }
 
 // ItemResult is what became of one item of a plan.
@@ -233,7 +236,7 @@ func (r *Runner) Run(ctx context.Context, p *calls.Plan, o RunOptions) *RunResul
 	}
 	run := func(i int) (failed bool) {
 		it := &p.Items[i]
-		req := CallRequest{ID: it.ID, Tool: it.Tool, Arguments: it.Arguments, Timeout: o.Timeout, MaxTime: o.MaxTime}
+		req := CallRequest{ID: it.ID, Tool: it.Tool, Arguments: it.Arguments, Timeout: o.Timeout, MaxTime: o.MaxTime, AsTask: o.AsTask}
 		if o.OnProgress != nil {
 			req.OnProgress = func(e Event) { o.OnProgress(i, e) }
 		}

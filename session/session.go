@@ -45,6 +45,7 @@ type Session struct {
 	callSeq atomic.Uint64
 	schemas schemaCache
 	subs    resourceSubs // subscribed resources (subscribe.go)
+	tasks   taskState    // tasks.go
 }
 
 // conn is one live connection; Reconnect swaps it.

@@ -19,11 +19,12 @@ const (
 	tabServer
 	tabLog
 	tabProtocol
+	tabTasks // shown after Prompts, only for a server that lists tasks (ui/tasks.go)
 	numTabs
 )
 
 func (t exploreTab) String() string {
-	return [...]string{"Resources", "Templates", "Prompts", "Server", "Log", "Protocol"}[t]
+	return [...]string{"Resources", "Templates", "Prompts", "Server", "Log", "Protocol", "Tasks"}[t]
 }
 
 // logLevels in increasing severity, as MCP's logging levels (RFC 5424).
@@ -81,6 +82,7 @@ type explorePane struct {
 	alikeResources, alikePrompts map[string][]string
 
 	subs resourceMarks // subscriptions and unread updates (ui/subscribe.go)
+	tk   taskTab       // the Tasks tab (ui/tasks.go)
 }
 
 func newExplorePane(st *Styles, keys *KeyMap, sanitize func(string) string) explorePane {
@@ -120,6 +122,7 @@ func (p *explorePane) setLists(m exploreMsg) {
 func (p *explorePane) setInfo(info session.Info, stderr string) {
 	p.info = info
 	p.stderr = stderr
+	p.setTasksOn(info)
 	if p.tab == tabServer {
 		p.showSelection()
 	}
@@ -137,6 +140,7 @@ func (p *explorePane) addEvents(evs []session.Event, msgs []session.Message) {
 		p.log = append([]session.Event(nil), p.log[n:]...)
 	}
 	p.noteUpdates(evs)
+	p.tasksHeard(evs)
 	atEnd := p.nav[tabLog].Cursor >= p.nav[tabLog].Len()-1
 	p.filterLog()
 	if atEnd {
@@ -183,10 +187,10 @@ func (p *explorePane) Update(m tea.Msg) tea.Cmd {
 	nav := &p.nav[p.tab]
 	switch {
 	case key.Matches(msg, k.TabLeft):
-		p.tab = (p.tab + numTabs - 1) % numTabs
+		p.stepTab(-1)
 		p.showSelection()
 	case key.Matches(msg, k.TabRight):
-		p.tab = (p.tab + 1) % numTabs
+		p.stepTab(1)
 		p.showSelection()
 	case key.Matches(msg, k.Up):
 		nav.Move(-1)
@@ -218,6 +222,7 @@ func (p *explorePane) Update(m tea.Msg) tea.Cmd {
 			p.subs.seen(uri)
 			return p.ask(readURIMsg{uri: uri})
 		}
+	case p.tab == tabTasks && p.taskKey(msg):
 	case key.Matches(msg, k.Open):
 		switch p.tab {
 		case tabResources:
@@ -316,6 +321,8 @@ func (p *explorePane) showSelection() {
 		if nav.Cursor < len(p.proto) {
 			title, body = p.protoDetail(nav.Cursor)
 		}
+	case tabTasks:
+		title, body = p.taskDetail()
 	}
 	p.detailTitle = title
 	p.detail.SetContent(body)
@@ -332,6 +339,8 @@ func (p *explorePane) Help() []key.Binding {
 		b = append(b, k.Open)
 	case tabLog:
 		b = append(b, k.Level)
+	case tabTasks:
+		b = append(b, k.Open, k.TaskCancel, k.TaskRefresh)
 	}
 	return append(b, k.PageDown)
 }
@@ -340,7 +349,7 @@ func (p *explorePane) Help() []key.Binding {
 func (p *explorePane) click(x, y int) tea.Cmd {
 	if y == 1 { // the tab bar
 		pos := 2
-		for t := exploreTab(0); t < numTabs; t++ {
+		for _, t := range p.tabOrder() {
 			w := len(t.String()) + 6
 			if x >= pos && x < pos+w {
 				p.tab = t

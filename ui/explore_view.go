@@ -115,9 +115,11 @@ func (p *explorePane) View() string {
 	st := *p.st
 	iw, ih := widget.Inner(st.Frame, p.w, p.h)
 	var tabs []string
-	for t := exploreTab(0); t < numTabs; t++ {
+	for _, t := range p.tabOrder() {
 		label := t.String()
 		switch t {
+		case tabTasks:
+			label += fmt.Sprintf(" %d", len(p.tk.list))
 		case tabResources:
 			label += fmt.Sprintf(" %d", len(p.resources))
 		case tabTemplates:
@@ -218,6 +220,8 @@ func (p *explorePane) listView(iw int) string {
 		}
 	case tabServer:
 		return st.Muted.Render("server details →")
+	case tabTasks:
+		heading = p.taskRows(from, to, row)
 	case tabLog:
 		heading = "time     level   source · text"
 		for i := from; i < to && i < len(p.logView); i++ {

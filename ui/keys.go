@@ -80,6 +80,9 @@ type KeyMap struct {
 	TabRight key.Binding
 	Open     key.Binding
 	Level    key.Binding
+	// The Tasks tab (ui/tasks.go); Open fetches the selected task's result.
+	TaskCancel  key.Binding
+	TaskRefresh key.Binding
 
 	// Explore's resources: subscriptions (ui/subscribe.go).
 	Subscribe key.Binding // subscribe to the selected resource, or unsubscribe
@@ -202,6 +205,8 @@ func DefaultKeyMap() KeyMap {
 		SuggestNext:   b(k("down"), "↓", "next suggestion"),
 		SuggestPrev:   b(k("up"), "↑", "previous suggestion"),
 		SuggestClose:  b(k("esc"), "esc", "hide suggestions"),
+		TaskCancel:    b(k("x"), "x", "cancel task"),
+		TaskRefresh:   b(k("u"), "u", "refresh tasks"),
 
 		FilterAccept: b(k("enter"), "enter", "keep filter"),
 		FilterClear:  b(k("esc"), "esc", "clear filter"),

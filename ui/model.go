@@ -261,7 +261,8 @@ func (m *Model) syncKeys() {
 	// Run stays enabled even when it cannot work: pressing it says why.
 	k.LeaveEdit.SetEnabled(!m.running())
 	k.Level.SetEnabled(m.focus == focusExplore && m.explore.tab == tabLog)
-	k.Open.SetEnabled(m.focus == focusExplore && (m.explore.tab == tabResources || m.explore.tab == tabPrompts || m.explore.tab == tabTemplates))
+	k.Open.SetEnabled(m.focus == focusExplore && (m.explore.tab == tabResources || m.explore.tab == tabPrompts || m.explore.tab == tabTemplates || m.explore.tab == tabTasks))
+	m.syncTaskKeys()
 	k.SaveResult.SetEnabled(m.results.current() != nil && m.results.current().done)
 	m.syncSubscribeKeys()
 }

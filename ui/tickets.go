@@ -33,6 +33,8 @@ const (
 	kindSuggTick            // the pause in typing after which a form field is completed
 	kindSuggest             // completion/complete for a form field
 	kindSubscribe           // resources/subscribe or unsubscribe (each stands for itself)
+	kindTasks               // the Tasks tab's tasks/list (ui/tasks.go)
+	kindTaskStop            // a tasks/cancel from the Tasks tab
 	numKinds
 )
 

@@ -64,6 +64,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	if r, ok := msg.(reply); ok && !m.fresh(r.answers()) {
 		return m.dropStale(msg)
 	}
+	if cmd, ok := m.updateTasks(msg); ok { // ui/tasks.go
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.setSize(msg.Width, msg.Height)

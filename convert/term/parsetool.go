@@ -48,7 +48,7 @@ func (p *parser) tool(n *sexpr.Node) (*toolset.Tool, string, error) {
 	cvIn := &conv{p: p, deps: map[string]bool{}}
 	cvOut := &conv{p: p, deps: map[string]bool{}}
 	var params []*sexpr.Node
-	var out, inType, doc, title, extra *sexpr.Node
+	var out, inType, doc, title, extra, task *sexpr.Node
 	var inPairs []*sexpr.Node
 	closed := false
 	ann := ojson.NewObject()
@@ -68,6 +68,12 @@ func (p *parser) tool(n *sexpr.Node) (*toolset.Tool, string, error) {
 			switch {
 			case it.Text == "closed":
 				closed = true
+			case it.Text == "task":
+				if i+1 >= len(items) || items[i+1].Kind != sexpr.Symbol || !taskSupports[items[i+1].Text] {
+					return nil, "", sexpr.Errorf(it, "expected required, optional or forbidden after :task")
+				}
+				task = items[i+1]
+				i++
 			case it.Text == "title":
 				if i+1 >= len(items) || items[i+1].Kind != sexpr.String {
 					return nil, "", sexpr.Errorf(it, "expected a string after :title")
@@ -77,7 +83,7 @@ func (p *parser) tool(n *sexpr.Node) (*toolset.Tool, string, error) {
 			default:
 				f, ok := flagHints[it.Text]
 				if !ok {
-					return nil, "", sexpr.Errorf(it, "unknown tool flag :%s; expected :ro :destructive :idempotent :open-world (or :not-...), :closed or :title \"T\"", it.Text)
+					return nil, "", sexpr.Errorf(it, "unknown tool flag :%s; expected :ro :destructive :idempotent :open-world (or :not-...), :closed, :task WORD or :title \"T\"", it.Text)
 				}
 				ann.Set(f.hint, ojson.NewBool(f.val))
 			}
@@ -166,6 +172,9 @@ func (p *parser) tool(n *sexpr.Node) (*toolset.Tool, string, error) {
 	}
 	if len(ann.Members) > 0 {
 		raw.Set("annotations", ann)
+	}
+	if task != nil {
+		raw.Set("execution", ojson.NewObject().Set("taskSupport", ojson.NewString(task.Text)))
 	}
 	if extra != nil {
 		if len(extra.Items) != 2 || extra.Items[1].Kind != sexpr.String {

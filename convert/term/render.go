@@ -223,7 +223,34 @@ func (c ctx) in(hint string) ctx {
 // ---- tools ----
 
 var toolKnownKeys = set("name", "title", "description", "inputSchema", "input_schema", "outputSchema", "annotations")
-var toolLeftOut = set("icons", "_meta", "execution")
+var toolLeftOut = set("icons", "_meta")
+
+// taskSupports are the execution.taskSupport values written :task WORD; any
+// other execution object goes into the tool's (json ...) as it is.
+var taskSupports = set("required", "optional", "forbidden")
+
+// taskSupportOf is WORD of an execution that is exactly
+// {"taskSupport": WORD} with WORD one of taskSupports, or "".
+func taskSupportOf(ex *ojson.Value) string {
+	if ex == nil || ex.Kind != ojson.Object || len(ex.Members) != 1 || ex.Members[0].Key != "taskSupport" {
+		return ""
+	}
+	if v := ex.Members[0].Value; v.Kind == ojson.String && taskSupports[v.Str] {
+		return v.Str
+	}
+	return ""
+}
+
+// taskFlag is the :task flag of a tool that can run as a task. The
+// default, forbidden, is not written: an execution saying only that is
+// accounted as left out, and reads back as no execution, which means the
+// same.
+func taskFlag(ex *ojson.Value) []*sexpr.Node {
+	if w := taskSupportOf(ex); w != "" && w != "forbidden" {
+		return []*sexpr.Node{sexpr.Kw("task"), sexpr.Sym(w)}
+	}
+	return nil
+}
 
 func (r *renderer) tool(t *toolset.Tool, code string) *sexpr.Node {
 	n := sexpr.L(sexpr.Sym(code), nameNode(t.Name))
@@ -278,10 +305,15 @@ func (r *renderer) tool(t *toolset.Tool, code string) *sexpr.Node {
 				}
 			}
 		}
+		// execution says how the tool may be called (task-augmented or
+		// not): behaviour, so the whole form keeps it.
+		task := taskFlag(raw.Get("execution"))
+		n.Items = append(n.Items, task...)
 		for _, m := range raw.Members {
 			switch {
 			case toolKnownKeys[m.Key]:
-			case toolLeftOut[m.Key] || strings.HasPrefix(m.Key, "x-"):
+			case m.Key == "execution" && task != nil:
+			case toolLeftOut[m.Key] || strings.HasPrefix(m.Key, "x-") || m.Key == "execution" && taskSupportOf(m.Value) == "forbidden":
 				r.left.add(m.Key, memberBytes(m.Key, m.Value))
 			default:
 				extra.Set(m.Key, m.Value)

@@ -164,7 +164,13 @@ func (p *progress) flush() {
 }
 
 // upstream passes one call's upstream progress on unchanged.
-func (p *progress) upstream(e session.Event) { p.send(e.Progress, e.Total, e.Text) }
+func (p *progress) upstream(e session.Event) {
+	if e.Kind == session.EventTask {
+		p.task(e) // tasks.go
+		return
+	}
+	p.send(e.Progress, e.Total, e.Text)
+}
 
 // rawArguments reads a tools/call's arguments keeping key order and exact
 // numbers when the transport kept the raw JSON.
