@@ -68,6 +68,15 @@ type Options struct {
 	// Notef, when set, hears the gateway's own remarks for its operator
 	// (reconnects, rebuilt tools, hidden tools); they never go to clients.
 	Notef func(format string, args ...any)
+	// Forward, when set, is the upstream session's Asker
+	// (session.Options.Asker): New binds it, so the upstream's sampling and
+	// elicitation requests go to the gateway's clients (forward.go).
+	Forward *Forwarder
+	// Roots, when set, is the upstream session's roots
+	// (session.Options.Roots): the gateway offers the upstream its
+	// clients' roots through it, and what it holds at New while no client
+	// offers any (roots.go).
+	Roots *session.Roots
 }
 
 // Gateway is an MCP server in front of one upstream session. It is safe for
@@ -92,6 +101,8 @@ type Gateway struct {
 	link     link
 	clients  sync.Map // client session id -> server.ClientSession
 	inflight inflight
+	peers    peerSet    // the clients, for the client side (forward_peers.go)
+	roots    rootsState // the upstream's roots (roots.go)
 }
 
 // link is the gateway's view of the upstream connection: after a failure
@@ -140,6 +151,7 @@ func New(ctx context.Context, up session.Client, opts Options) (*Gateway, error)
 	}
 	g.st.Store(st)
 	g.srv = g.newServer()
+	g.startClientSide()
 	g.srv.SetTools(st.tools...)
 	if up.Info().Capabilities.Resources != nil {
 		g.srv.AddResourceTemplate(mcp.NewResourceTemplate(catchAll, "upstream"), g.readResource)
@@ -187,6 +199,7 @@ func (g *Gateway) newServer() *server.MCPServer {
 		g.clients.Delete(cs.SessionID())
 	})
 	g.listHooks(hooks)
+	g.clientHooks(hooks)
 	opts := []server.ServerOption{
 		server.WithTitle(titleOf(info, g.opts.Mode)),
 		server.WithToolCapabilities(true),
