@@ -71,7 +71,7 @@ const noClient = "the mcpterm gateway has no client connected to forward it to"
 func (f *Forwarder) Sample(ctx context.Context, _ string, req mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 	g := f.gateway()
 	if g == nil {
-		return nil, fmt.Errorf("%w: %s", session.ErrDeclined, noClient)
+		return nil, declined{"sampling", noClient}
 	}
 	tools := len(req.CreateMessageParams.Tools) > 0
 	t, why := g.peers.target(g.srv, func(c mcp.ClientCapabilities) string {
@@ -85,7 +85,7 @@ func (f *Forwarder) Sample(ctx context.Context, _ string, req mcp.CreateMessageR
 	})
 	if t == nil {
 		g.notef("declined the upstream's sampling request: %s", why)
-		return nil, fmt.Errorf("%w: %s", session.ErrDeclined, why)
+		return nil, declined{"sampling", why}
 	}
 	defer t.release()
 	g.notef("forwarding the upstream's sampling request to %s", t.name)
@@ -131,6 +131,10 @@ func (f *Forwarder) Elicit(ctx context.Context, _ string, req mcp.ElicitationReq
 	g.notef("forwarding the upstream's elicitation to %s", t.name)
 	req.Request.Method = string(mcp.MethodElicitationCreate)
 	res, err := g.srv.RequestElicitation(t.ctx(ctx), req)
+	if errors.Is(err, server.ErrServerInitiatedRequestUnsupported) {
+		g.notef("declined the upstream's elicitation: %v", t.failed(ctx, "elicitation", err))
+		return decline, nil
+	}
 	if err != nil {
 		return nil, t.failed(ctx, "elicitation", err)
 	}
@@ -149,10 +153,18 @@ func (t *askTarget) failed(ctx context.Context, what string, err error) error {
 	case t.gone():
 		return fmt.Errorf("the gateway's client %s disconnected before answering %s", t.name, what)
 	case errors.Is(err, server.ErrServerInitiatedRequestUnsupported):
-		return fmt.Errorf("%w: the gateway's client %s speaks a protocol revision without server-initiated requests", session.ErrDeclined, t.name)
+		return declined{what, t.name + " speaks a protocol revision without server-initiated requests"}
 	}
 	return fmt.Errorf("the gateway's client %s answered %s with an error: %w", t.name, what, err)
 }
+
+// declined is the gateway's refusal of a sampling request it cannot
+// forward: session.ErrDeclined, in words that say who declined and why
+// (ErrDeclined's own text speaks of a person).
+type declined struct{ what, why string }
+
+func (d declined) Error() string { return "the mcpterm gateway declined " + d.what + ": " + d.why }
+func (d declined) Unwrap() error { return session.ErrDeclined }
 
 // checkSampling checks the shape of a client's sampling answer: a bounded
 // message with a known role and content, and a model name.
