@@ -167,7 +167,8 @@ func (d declined) Error() string { return "the mcpterm gateway declined " + d.wh
 func (d declined) Unwrap() error { return session.ErrDeclined }
 
 // checkSampling checks the shape of a client's sampling answer: a bounded
-// message with a known role and content, and a model name.
+// message with a known role and content. (mcp-go has read it already, so
+// the model name is there, if only as "".)
 func checkSampling(res *mcp.CreateMessageResult) error {
 	if res == nil {
 		return errors.New("no result")
@@ -182,16 +183,12 @@ func checkSampling(res *mcp.CreateMessageResult) error {
 	var m struct {
 		Role    string          `json:"role"`
 		Content json.RawMessage `json:"content"`
-		Model   *string         `json:"model"`
 	}
 	if err := json.Unmarshal(b, &m); err != nil {
 		return fmt.Errorf("a result that is not an object: %v", err)
 	}
 	if m.Role != string(mcp.RoleAssistant) && m.Role != string(mcp.RoleUser) {
 		return fmt.Errorf("role %q (want assistant or user)", clipText(m.Role))
-	}
-	if m.Model == nil {
-		return errors.New("no model name")
 	}
 	var one struct {
 		Type string `json:"type"`
