@@ -286,7 +286,14 @@ func (s *Session) newTransport() (transport.Interface, error) {
 		if src.Kind == SSE {
 			return transport.NewSSE(src.URL, transport.WithHTTPClient(hc))
 		}
-		return transport.NewStreamableHTTP(src.URL, transport.WithHTTPBasicClient(hc))
+		opts := []transport.StreamableHTTPCOption{transport.WithHTTPBasicClient(hc)}
+		if s.opts.Asker != nil || s.opts.Roots != nil {
+			// A server sends requests unrelated to a call (sampling,
+			// elicitation, roots/list) on the GET stream: without it
+			// they would never arrive, and the tool waiting on them hang.
+			opts = append(opts, transport.WithContinuousListening())
+		}
+		return transport.NewStreamableHTTP(src.URL, opts...)
 	}
 	return nil, fmt.Errorf("cannot connect to a %s source", src.Kind)
 }
