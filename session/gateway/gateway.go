@@ -28,16 +28,17 @@ const (
 )
 
 // Modes lists the modes in the order the command line documents them.
+// ModePass, which saves nothing, is not among them.
 func Modes() []Mode { return []Mode{ModeTerm, ModeAQLSingle, ModeAQLSemantic} }
 
 // ParseMode reads a --mode value.
 func ParseMode(s string) (Mode, error) {
-	for _, m := range Modes() {
+	for _, m := range append(Modes(), ModePass) {
 		if string(m) == s {
 			return m, nil
 		}
 	}
-	return "", fmt.Errorf("unknown mode %q (want term, aql-single or aql-semantic)", s)
+	return "", fmt.Errorf("unknown mode %q (want term, aql-single, aql-semantic or pass)", s)
 }
 
 // DefaultTermTool is the name of the term mode's one tool.
