@@ -40,6 +40,7 @@ func TestServeForwardsClientSide(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 
+	//lint:ignore SA1019 the gateway's clients before 2026-07-28 take its requests on the GET stream
 	tr, err := transport.NewStreamableHTTP(url, transport.WithContinuousListening())
 	if err != nil {
 		t.Fatal(err)

@@ -90,6 +90,7 @@ func (f *Forwarder) Sample(ctx context.Context, _ string, req mcp.CreateMessageR
 	defer t.release()
 	g.notef("forwarding the upstream's sampling request to %s", t.name)
 	req.Request.Method = string(mcp.MethodSamplingCreateMessage)
+	//lint:ignore SA1019 sampling is what the upstream asked for; the gateway only passes it on
 	res, err := g.srv.RequestSampling(t.ctx(ctx), req)
 	if err != nil {
 		return nil, t.failed(ctx, "sampling", err)
