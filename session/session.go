@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"sync"
@@ -286,16 +287,17 @@ func (s *Session) newTransport() (transport.Interface, error) {
 		if src.Kind == SSE {
 			return transport.NewSSE(src.URL, transport.WithHTTPClient(hc))
 		}
+		logs := transport.WithHTTPLogger(slog.New(transportLog{s.events}))
 		if s.opts.Asker != nil || s.opts.Roots != nil {
 			// A server before 2026-07-28 sends requests unrelated to a
 			// call (sampling, elicitation, roots/list) on the GET stream:
 			// without it they never arrive, and the tool waiting on them
 			// hangs.
 			//lint:ignore SA1019 servers before 2026-07-28 send their own requests on the GET stream
-			t, err := transport.NewStreamableHTTP(src.URL, transport.WithHTTPBasicClient(hc), transport.WithContinuousListening())
+			t, err := transport.NewStreamableHTTP(src.URL, transport.WithHTTPBasicClient(hc), logs, transport.WithContinuousListening())
 			return listeningHTTP{t}, err
 		}
-		return transport.NewStreamableHTTP(src.URL, transport.WithHTTPBasicClient(hc))
+		return transport.NewStreamableHTTP(src.URL, transport.WithHTTPBasicClient(hc), logs)
 	}
 	return nil, fmt.Errorf("cannot connect to a %s source", src.Kind)
 }
