@@ -169,11 +169,12 @@ func (ps *peerSet) target(srv *server.MCPServer, lacks func(mcp.ClientCapabiliti
 		if why := canAsk(c.cs, lacks); why != "" {
 			return nil, fmt.Sprintf("%s, whose call is in flight on the upstream, %s", name, why)
 		}
-		life := context.Background()
-		if p := ps.byID[c.cs.SessionID()]; p != nil && p.cs == c.cs {
-			life = p.life
+		p := ps.byID[c.cs.SessionID()]
+		if p == nil || p.cs != c.cs {
+			// Its session has ended: nothing would read the request.
+			return nil, name + ", whose call is in flight on the upstream, has disconnected"
 		}
-		return &askTarget{name: name, cs: c.cs, values: c.ctx, life: life, srv: srv}, ""
+		return &askTarget{name: name, cs: c.cs, values: c.ctx, life: p.life, srv: srv}, ""
 	}
 	if len(ps.byID) == 0 {
 		return nil, noClient
