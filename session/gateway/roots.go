@@ -72,7 +72,8 @@ func (g *Gateway) clientHooks(h *server.Hooks) {
 	h.AddOnRegisterSession(func(_ context.Context, cs server.ClientSession) { g.peers.join(cs) })
 	h.AddOnUnregisterSession(func(_ context.Context, cs server.ClientSession) {
 		if g.peers.leave(cs.SessionID()) {
-			g.applyRoots()
+			// Not on mcp-go's goroutine: telling the upstream is I/O.
+			go g.applyRoots()
 		}
 	})
 	h.AddBeforeAny(func(ctx context.Context, _ any, _ mcp.MCPMethod, _ any) { g.peers.touch(ctx) })
@@ -194,8 +195,8 @@ func (ps *peerSet) union() (roots []mcp.Root, clients int, ok bool) {
 
 // applyRoots offers the upstream what its roots should be now.
 func (g *Gateway) applyRoots() {
-	if g.roots.set == nil {
-		return
+	if g.roots.set == nil || g.ctx.Err() != nil {
+		return // nothing to tell, or the gateway is closing
 	}
 	g.roots.mu.Lock()
 	defer g.roots.mu.Unlock()
