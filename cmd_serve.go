@@ -43,13 +43,13 @@ type serveFlags struct {
 // serveFlags builds serve's flag set.
 func (c *cli) serveFlags() (*flag.FlagSet, *serverFlags, *serveFlags) {
 	fs := newFlagSet("serve",
-		"usage: mcpterm serve [--mode term|aql-single|aql-semantic|pass] [--descriptions full|lean] [--listen ADDR]",
+		"usage: mcpterm serve [--mode term|aql-single|aql-semantic|passthrough] [--descriptions full|lean] [--listen ADDR]",
 		"                     [--allow P] [--deny P] [--read-only] [--yes] [--audit FILE] [server selection]",
 		"                     [--token-env VAR | --insecure-no-auth] [--allow-origin ORIGIN] [--max-body SIZE]",
 		"                     [--max-sessions N] [--read-timeout D] [--idle-timeout D] [--session-idle D]",
 		"",
 		"Serves the selected server (the demo server by default) to MCP clients, with its tools",
-		"as one MCP-Term tool (term), as MCP-AQL endpoints, or as they are (pass, no savings);",
+		"as one MCP-Term tool (term), as MCP-AQL endpoints, or as they are (passthrough: no savings);",
 		"resources and prompts pass through.",
 		"stdio by default; streamable HTTP at http://ADDR/mcp with --listen. Notes go to stderr.",
 		"--listen PORT or :PORT binds 127.0.0.1; any other interface (0.0.0.0:PORT) needs --token-env",

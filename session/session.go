@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"net/http"
 	"os"
 	"sync"
@@ -287,29 +286,10 @@ func (s *Session) newTransport() (transport.Interface, error) {
 		if src.Kind == SSE {
 			return transport.NewSSE(src.URL, transport.WithHTTPClient(hc))
 		}
-		logs := transport.WithHTTPLogger(slog.New(transportLog{s.events}))
-		if s.opts.Asker != nil || s.opts.Roots != nil {
-			// A server before 2026-07-28 sends requests unrelated to a
-			// call (sampling, elicitation, roots/list) on the GET stream:
-			// without it they never arrive, and the tool waiting on them
-			// hangs.
-			//lint:ignore SA1019 servers before 2026-07-28 send their own requests on the GET stream
-			t, err := transport.NewStreamableHTTP(src.URL, transport.WithHTTPBasicClient(hc), logs, transport.WithContinuousListening())
-			return listeningHTTP{t}, err
-		}
-		return transport.NewStreamableHTTP(src.URL, transport.WithHTTPBasicClient(hc), logs)
+		return transport.NewStreamableHTTP(src.URL, transport.WithHTTPBasicClient(hc))
 	}
 	return nil, fmt.Errorf("cannot connect to a %s source", src.Kind)
 }
-
-// listeningHTTP is mcp-go's streamable HTTP transport with the GET stream
-// open, still free to negotiate 2026-07-28: mcp-go keeps a listening
-// transport on the older revisions, but its listener opens no GET stream
-// on a 2026-07-28 connection anyway (that revision has none).
-type listeningHTTP struct{ *transport.StreamableHTTP }
-
-// RequiresLegacyProtocol lets the client try server/discover first.
-func (listeningHTTP) RequiresLegacyProtocol() bool { return false }
 
 // headerTransport adds fixed headers to every HTTP request.
 type headerTransport struct {

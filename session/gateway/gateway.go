@@ -38,7 +38,7 @@ func ParseMode(s string) (Mode, error) {
 			return m, nil
 		}
 	}
-	return "", fmt.Errorf("unknown mode %q (want term, aql-single, aql-semantic or pass)", s)
+	return "", fmt.Errorf("unknown mode %q (want term, aql-single, aql-semantic or passthrough)", s)
 }
 
 // DefaultTermTool is the name of the term mode's one tool.
@@ -99,11 +99,12 @@ type Gateway struct {
 	rebuildMu sync.Mutex
 	resync    chan struct{} // after a reconnect: fetch every list again
 
+	peers peerSet    // the clients, for the client side (forward_peers.go)
+	roots rootsState // the upstream's roots (roots.go)
+
 	link     link
 	clients  sync.Map // client session id -> server.ClientSession
 	inflight inflight
-	peers    peerSet    // the clients, for the client side (forward_peers.go)
-	roots    rootsState // the upstream's roots (roots.go)
 }
 
 // link is the gateway's view of the upstream connection: after a failure
@@ -193,6 +194,7 @@ func (g *Gateway) newServer() *server.MCPServer {
 		name = "mcpterm-gateway"
 	}
 	hooks := &server.Hooks{}
+	g.clientHooks(hooks)
 	hooks.AddOnRegisterSession(func(_ context.Context, cs server.ClientSession) {
 		g.clients.Store(cs.SessionID(), cs)
 	})
@@ -200,7 +202,6 @@ func (g *Gateway) newServer() *server.MCPServer {
 		g.clients.Delete(cs.SessionID())
 	})
 	g.listHooks(hooks)
-	g.clientHooks(hooks)
 	opts := []server.ServerOption{
 		server.WithTitle(titleOf(info, g.opts.Mode)),
 		server.WithToolCapabilities(true),

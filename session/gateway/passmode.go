@@ -18,7 +18,7 @@ import (
 // test suites that call the upstream's tools by name (the MCP conformance
 // suite's server scenarios), with the gateway's policy, audit, reconnects
 // and client-side forwarding still in the way.
-const ModePass Mode = "pass"
+const ModePass Mode = "passthrough"
 
 // buildPass makes one gateway tool per visible upstream tool, declared as
 // the upstream declared it. Task support is not passed on: the gateway
