@@ -43,16 +43,20 @@ type serveFlags struct {
 // serveFlags builds serve's flag set.
 func (c *cli) serveFlags() (*flag.FlagSet, *serverFlags, *serveFlags) {
 	fs := newFlagSet("serve",
-		"usage: mcpterm serve [--mode term|aql-single|aql-semantic] [--descriptions full|lean] [--listen ADDR]",
+		"usage: mcpterm serve [--mode term|aql-single|aql-semantic|passthrough] [--descriptions full|lean] [--listen ADDR]",
 		"                     [--allow P] [--deny P] [--read-only] [--yes] [--audit FILE] [server selection]",
 		"                     [--token-env VAR | --insecure-no-auth] [--allow-origin ORIGIN] [--max-body SIZE]",
 		"                     [--max-sessions N] [--read-timeout D] [--idle-timeout D] [--session-idle D]",
 		"",
 		"Serves the selected server (the demo server by default) to MCP clients, with its tools",
-		"as one MCP-Term tool (term) or as MCP-AQL endpoints; resources and prompts pass through.",
+		"as one MCP-Term tool (term), as MCP-AQL endpoints, or as they are (passthrough: no savings);",
+		"resources and prompts pass through.",
 		"stdio by default; streamable HTTP at http://ADDR/mcp with --listen. Notes go to stderr.",
 		"--listen PORT or :PORT binds 127.0.0.1; any other interface (0.0.0.0:PORT) needs --token-env",
 		"or --insecure-no-auth. Browser requests are accepted only from the gateway's own origin.",
+		"The server's sampling and elicitation requests go to the client whose call is running (else",
+		"the last active one) when it supports them, else are declined; the server is offered the",
+		"clients' roots (all connected clients'), or --root (default: the current directory) without.",
 		"server selection: nothing (demo), -- CMD ARGS, --url URL, --server NAME (not --tools: a saved",
 		"tool list has no server to run the calls)")
 	var sf serverFlags
@@ -60,7 +64,7 @@ func (c *cli) serveFlags() (*flag.FlagSet, *serverFlags, *serveFlags) {
 	refusedOffline(fs, "it has no server to run the calls")
 	var vf serveFlags
 	modes := []string{}
-	for _, m := range gateway.Modes() {
+	for _, m := range append(gateway.Modes(), gateway.ModePass) {
 		modes = append(modes, string(m))
 	}
 	enum(fs, &vf.mode, "mode", "term", modes, "how clients see the tools")
@@ -93,10 +97,21 @@ func (c *cli) serve(ctx context.Context, args []string, ready func(net.Addr)) in
 		return exitUsage
 	}
 
-	cn, code := c.connect(ctx, "serve", sf, session.Options{ClientName: "mcpterm-gateway"})
+	// The upstream's questions for its client (sampling, elicitation) and
+	// its roots are the gateway's clients' (session/gateway/forward.go,
+	// roots.go). The upstream is always offered roots, so the clients' can
+	// reach it; --no-roots only makes the fallback empty.
+	fwd := gateway.NewForwarder()
+	base := session.Options{ClientName: "mcpterm-gateway", Asker: fwd}
+	if sf.NoRoots {
+		base.Roots = &session.Roots{}
+	}
+	cn, code := c.connect(ctx, "serve", sf, base)
 	if cn == nil {
 		return code
 	}
+	opts.Forward = fwd
+	opts.Roots = cn.t.Options.Roots
 	defer cn.close()
 	if cn.s.IsOffline() {
 		fmt.Fprintln(c.stderr, "mcpterm serve: --tools gives a tool list but no server to run the calls; choose a live server")

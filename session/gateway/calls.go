@@ -28,6 +28,9 @@ type upstreamCaller struct{ g *Gateway }
 
 func (u upstreamCaller) Call(ctx context.Context, req session.CallRequest) *session.CallResult {
 	g := u.g
+	// The upstream may ask its client something while this call runs: the
+	// client asked is the one that made the call (forward.go).
+	defer g.peers.calling(ctx)()
 	ctx = upstreamCtx(ctx)
 	if req.Arguments == nil {
 		req.Arguments = ojson.NewObject()

@@ -18,6 +18,9 @@
 //     (mcp_aql, or mcp_aql_create|read|update|delete|execute); introspect is
 //     answered from the upstream schemas without a server call; results are
 //     {success, data|error} JSON text.
+//   - ModePass: the upstream tools as the upstream declares them, each call
+//     answered with the upstream's result; no savings, for clients and test
+//     suites that call tools by name. Policy, audit and reconnects apply.
 //
 // Calls are read, run and answered by the core every face shares: a
 // calls.Codec per tool list reads expr (ReadCalls) or an AQL document as it
@@ -39,6 +42,19 @@
 // for it (package wire). Upstream log messages go to
 // every client at the level it asked for. A client's notifications/cancelled
 // cancels the upstream call, which sends the upstream its own cancellation.
+//
+// # Client side
+//
+// The upstream's requests for its client reach the gateway's clients
+// (forward.go, roots.go): sampling/createMessage and elicitation/create go
+// to the client whose call is in flight on the upstream (the most recent
+// when several are; with none in flight, the most recently active client
+// that can answer), when it declared the capability (and the elicitation's
+// mode), else they are declined saying why; answers go back unchanged once
+// their shape and size are checked. The upstream is offered the union of
+// the connected clients' roots (fetched at their initialized and each
+// roots/list_changed), or the session's own roots while no client offers
+// any.
 //
 // # Safety and faults
 //

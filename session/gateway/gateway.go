@@ -28,16 +28,17 @@ const (
 )
 
 // Modes lists the modes in the order the command line documents them.
+// ModePass, which saves nothing, is not among them.
 func Modes() []Mode { return []Mode{ModeTerm, ModeAQLSingle, ModeAQLSemantic} }
 
 // ParseMode reads a --mode value.
 func ParseMode(s string) (Mode, error) {
-	for _, m := range Modes() {
+	for _, m := range append(Modes(), ModePass) {
 		if string(m) == s {
 			return m, nil
 		}
 	}
-	return "", fmt.Errorf("unknown mode %q (want term, aql-single or aql-semantic)", s)
+	return "", fmt.Errorf("unknown mode %q (want term, aql-single, aql-semantic or passthrough)", s)
 }
 
 // DefaultTermTool is the name of the term mode's one tool.
@@ -68,6 +69,15 @@ type Options struct {
 	// Notef, when set, hears the gateway's own remarks for its operator
 	// (reconnects, rebuilt tools, hidden tools); they never go to clients.
 	Notef func(format string, args ...any)
+	// Forward, when set, is the upstream session's Asker
+	// (session.Options.Asker): New binds it, so the upstream's sampling and
+	// elicitation requests go to the gateway's clients (forward.go).
+	Forward *Forwarder
+	// Roots, when set, is the upstream session's roots
+	// (session.Options.Roots): the gateway offers the upstream its
+	// clients' roots through it, and what it holds at New while no client
+	// offers any (roots.go).
+	Roots *session.Roots
 }
 
 // Gateway is an MCP server in front of one upstream session. It is safe for
@@ -88,6 +98,9 @@ type Gateway struct {
 	// install their results out of order.
 	rebuildMu sync.Mutex
 	resync    chan struct{} // after a reconnect: fetch every list again
+
+	peers peerSet    // the clients, for the client side (forward_peers.go)
+	roots rootsState // the upstream's roots (roots.go)
 
 	link     link
 	clients  sync.Map // client session id -> server.ClientSession
@@ -141,6 +154,7 @@ func New(ctx context.Context, up session.Client, opts Options) (*Gateway, error)
 	}
 	g.st.Store(st)
 	g.srv = g.newServer()
+	g.startClientSide()
 	g.srv.SetTools(st.tools...)
 	if up.Info().Capabilities.Resources != nil {
 		g.srv.AddResourceTemplate(mcp.NewResourceTemplate(catchAll, "upstream"), g.readResource)
@@ -181,6 +195,7 @@ func (g *Gateway) newServer() *server.MCPServer {
 		name = "mcpterm-gateway"
 	}
 	hooks := &server.Hooks{}
+	g.clientHooks(hooks)
 	hooks.AddOnRegisterSession(func(_ context.Context, cs server.ClientSession) {
 		g.clients.Store(cs.SessionID(), cs)
 	})

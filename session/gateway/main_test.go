@@ -29,6 +29,10 @@ type serveSpec struct {
 	Command string            `json:"command,omitempty"` // the upstream; "" is the demo server in process
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
+	// ClientSide wires the client side as serve does (forward.go,
+	// roots.go), with Roots as the fallback roots.
+	ClientSide bool     `json:"clientSide,omitempty"`
+	Roots      []string `json:"roots,omitempty"`
 }
 
 func TestMain(m *testing.M) {
@@ -63,7 +67,17 @@ func serveForTest(spec string) error {
 		src = session.Source{Kind: session.Stdio, Name: s.Command, Command: s.Command, Args: s.Args, Env: s.Env}
 	}
 	ctx := context.Background()
-	up, err := session.Open(ctx, src, session.Options{ClientName: "mcpterm-gateway"})
+	uo := session.Options{ClientName: "mcpterm-gateway"}
+	var fwd *Forwarder
+	if s.ClientSide {
+		fwd = NewForwarder()
+		roots, err := session.NewRoots(s.Roots...)
+		if err != nil {
+			return err
+		}
+		uo.Asker, uo.Roots = fwd, roots
+	}
+	up, err := session.Open(ctx, src, uo)
 	if err != nil {
 		return err
 	}
@@ -72,7 +86,7 @@ func serveForTest(spec string) error {
 	if err != nil {
 		return err
 	}
-	g, err := New(ctx, up, Options{Mode: s.Mode, Lean: s.Lean, Policy: p})
+	g, err := New(ctx, up, Options{Mode: s.Mode, Lean: s.Lean, Policy: p, Forward: fwd, Roots: uo.Roots})
 	if err != nil {
 		return err
 	}

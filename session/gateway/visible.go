@@ -48,6 +48,8 @@ func (g *Gateway) buildVisible(st *state, all *calls.Codec, mode aql.Mode) error
 		switch g.opts.Mode {
 		case ModeTerm:
 			err = g.buildTerm(st)
+		case ModePass:
+			err = g.buildPass(st)
 		default:
 			err = g.buildAQL(st, mode)
 		}
