@@ -149,6 +149,10 @@ func (c *cli) connect(ctx context.Context, cmd string, sf *serverFlags, base ses
 		base.ClientVersion = c.clientVersion()
 	}
 	if base.Asker == nil {
+		if err := c.checkElicit(&sf.ask); err != nil {
+			fmt.Fprintf(c.stderr, "mcpterm %s: %s\n", cmd, safe.Text(err.Error()))
+			return nil, exitUsage
+		}
 		base.Asker = c.asker(&sf.ask)
 	}
 	t, err := session.Resolve(sf.Selection, c.env(), base)

@@ -220,6 +220,9 @@ func (p *PromptElicitor) askField(ctx context.Context, f *elicit.Field) (v any, 
 			return f.Default, true, nil
 		case (strings.TrimSpace(line) == "" || strings.TrimSpace(line) == "-") && !f.Required:
 			return nil, false, nil
+		case strings.TrimSpace(line) == "" && f.Kind != elicit.Multi:
+			p.printf("  ! required\n")
+			continue
 		}
 		v, err := f.ParseText(line)
 		if err == nil {
