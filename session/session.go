@@ -286,7 +286,12 @@ func (s *Session) newTransport() (transport.Interface, error) {
 		if src.Kind == SSE {
 			return transport.NewSSE(src.URL, transport.WithHTTPClient(hc))
 		}
-		return transport.NewStreamableHTTP(src.URL, transport.WithHTTPBasicClient(hc))
+		// The standalone GET stream carries what a server asks outside a
+		// request's own stream (an elicitation or a sampling request sent
+		// from a handler that is not tied to the call, roots/list), which
+		// otherwise is never answered. mcp-go then negotiates a version
+		// before 2026-07-28, which removed that stream.
+		return transport.NewStreamableHTTP(src.URL, transport.WithHTTPBasicClient(hc), transport.WithContinuousListening())
 	}
 	return nil, fmt.Errorf("cannot connect to a %s source", src.Kind)
 }
