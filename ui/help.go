@@ -79,6 +79,7 @@ func helpGroups(k KeyMap) []helpGroup {
 		{"Composer", []key.Binding{k.Run, k.CallForm, k.Complete, k.CompletePrev, k.Syntax, k.Preview, k.PreviewUp, k.PreviewDown, k.Template, k.SaveFile, k.OpenFile, k.HistPrev, k.HistNext, k.HistSearch, k.CopyCall, k.LeaveEdit}},
 		{"Results", []key.Binding{k.TermForm, k.Rerun, k.RerunFailed, k.Copy, k.SaveResult, k.PrevRun, k.NextRun, k.ResultsEdit}},
 		{"Explore", []key.Binding{k.TabLeft, k.TabRight, k.Open, k.Level}},
+		{"A server's question (elicitation)", []key.Binding{k.ElicitNext, k.ElicitPrev, k.ElicitEnter, k.ElicitChoiceNext, k.ElicitChoicePrev, k.ElicitToggle, k.ElicitClear, k.ElicitAccept, k.ElicitDecline, k.ElicitCancel, k.ElicitOpen}},
 	}
 }
 

@@ -104,6 +104,20 @@ type KeyMap struct {
 	FormRemove     key.Binding // remove the item, or clear the field
 	FormAccept     key.Binding // use the call
 	FormCancel     key.Binding // leave the form
+
+	// A server's elicitation (ui/elicit.go): a form built from its schema,
+	// or a URL to visit. The dialog takes every key while open.
+	ElicitNext       key.Binding // next field
+	ElicitPrev       key.Binding // previous field
+	ElicitEnter      key.Binding // next field; on the last one (or a URL), accept
+	ElicitChoiceNext key.Binding // next choice; the next checkbox of a multi-select
+	ElicitChoicePrev key.Binding
+	ElicitToggle     key.Binding // flip a toggle, pick a choice, tick a checkbox
+	ElicitClear      key.Binding // leave an optional field out
+	ElicitAccept     key.Binding // send the answers
+	ElicitDecline    key.Binding // say no
+	ElicitCancel     key.Binding // dismiss without answering
+	ElicitOpen       key.Binding // URL mode: open the link in the browser
 }
 
 // DefaultKeyMap is the documented key set (see the full help, ?).
@@ -193,6 +207,18 @@ func DefaultKeyMap() KeyMap {
 		FormRemove:     b(k("ctrl+x"), "ctrl+x", "remove item / clear field"),
 		FormAccept:     b(k("ctrl+s", "ctrl+enter"), "ctrl+s", "use the call"),
 		FormCancel:     b(k("esc"), "esc", "leave the form"),
+
+		ElicitNext:       b(k("tab", "down"), "tab/↓", "next field"),
+		ElicitPrev:       b(k("shift+tab", "up"), "shift+tab/↑", "previous field"),
+		ElicitEnter:      b(k("enter"), "enter", "next field (last: accept)"),
+		ElicitChoiceNext: b(k("right"), "→", "next choice"),
+		ElicitChoicePrev: b(k("left"), "←", "previous choice"),
+		ElicitToggle:     b(k("space"), "space", "toggle / pick"),
+		ElicitClear:      b(k("ctrl+x"), "ctrl+x", "leave the field out"),
+		ElicitAccept:     b(k("ctrl+s"), "ctrl+s", "accept"),
+		ElicitDecline:    b(k("ctrl+d"), "ctrl+d", "decline"),
+		ElicitCancel:     b(k("esc"), "esc", "cancel"),
+		ElicitOpen:       b(k("o"), "o", "open the link"),
 	}
 }
 

@@ -82,6 +82,8 @@ type Model struct {
 
 	modal dialog // takes every key while open
 
+	elicit elicits // a server's elicitations, shown and waiting (elicit.go)
+
 	nextRunID int64
 	runs      map[int64]context.CancelFunc
 	drafts    *draftWriter

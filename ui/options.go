@@ -90,6 +90,9 @@ type Options struct {
 	// Ask, when set, is the session's Asker: the server's sampling and
 	// elicitation requests open a dialog here (ask.go).
 	Ask *AskBridge
+	// OpenURL opens a URL-mode elicitation's link when the person asks;
+	// nil is session.OpenURL with this process's $BROWSER.
+	OpenURL func(ctx context.Context, url string) error
 	// DisableMouse keeps the terminal's own selection working.
 	DisableMouse bool
 }

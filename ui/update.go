@@ -41,6 +41,7 @@ func (m *Model) closeModal() {
 		m.asked.msgs = append(m.asked.msgs, d.take()...)
 	}
 	m.modal = nil
+	m.serveElicits() // an elicitation waiting, or covered by this dialog
 }
 
 // requests takes what the panes, the form and the dialog have asked.
@@ -245,6 +246,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 
 	case askMsg:
 		return m.onAsk(msg)
+
+	case elicitEvent:
+		return msg.apply(m)
 
 	case modalClosedMsg:
 		if m.conn == connAsking && m.modal == nil {
