@@ -17,7 +17,9 @@ func TestFlowElicitForm(t *testing.T) {
 			e := demoEnv(t)
 			e.opts.Theme = mustTheme("mono")
 			f := startFlow(t, New(e.opts), sz[0], sz[1])
-			f.waitOutput("o200k", "file_read")
+			// Everything behind the dialog settled: the counts and the
+			// side-by-side pane are in.
+			f.waitOutput("o200k", "file_read", "%", "left out")
 			f.tm.Send(askMsg{req: askFor(t, context.Background(), mcp.ElicitationParams{Message: "Tell us about you, so the server can set up your account.", RequestedSchema: everyKind})})
 			f.waitOutput("Tell us", "Name *")
 			f.typeText("A")
@@ -37,7 +39,9 @@ func TestFlowElicitURL(t *testing.T) {
 			e.opts.Theme = mustTheme("mono")
 			e.opts.OpenURL = func(context.Context, string) error { return nil }
 			f := startFlow(t, New(e.opts), sz[0], sz[1])
-			f.waitOutput("o200k", "file_read")
+			// Everything behind the dialog settled: the counts and the
+			// side-by-side pane are in.
+			f.waitOutput("o200k", "file_read", "%", "left out")
 			f.tm.Send(askMsg{req: askFor(t, context.Background(), mcp.ElicitationParams{Mode: "url", Message: "Authorise access to your calendar.", URL: "https://auth.example.com/consent?client=mcpterm&state=abc123", ElicitationID: "e1"})})
 			f.waitOutput("visit a page", "auth.example.com")
 			f.keys("o")
