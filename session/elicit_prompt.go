@@ -37,6 +37,9 @@ type promptLine struct{ text string }
 const (
 	maxPromptLine  = 64 << 10
 	maxPromptTries = 5
+	// maxPromptChoices bounds the choices listed (a server may send a
+	// thousand); the rest are still accepted by value or title.
+	maxPromptChoices = 40
 )
 
 // NewPromptElicitor reads answers from in and writes prompts to out. open
@@ -197,10 +200,12 @@ func (p *PromptElicitor) askField(ctx context.Context, f *elicit.Field) (v any, 
 		p.printf(" — %s", safe.Line(f.Description))
 	}
 	p.printf("\n")
-	if len(f.Options) > 0 {
-		for i, o := range f.Options {
-			p.printf("    %d) %s\n", i+1, safe.Line(o.Title))
+	for i, o := range f.Options {
+		if i == maxPromptChoices {
+			p.printf("    … %d in all: type a choice's value or title\n", len(f.Options))
+			break
 		}
+		p.printf("    %d) %s\n", i+1, safe.Line(o.Title))
 	}
 	if h := hint(f); h != "" {
 		p.printf("  (%s)\n", h)

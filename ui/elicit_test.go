@@ -213,3 +213,13 @@ func TestElicitURL(t *testing.T) {
 }
 
 var _ tea.Msg = elicitGoneMsg{}
+
+// TestElicitNotes: what the schema had that the form cannot use is said.
+func TestElicitNotes(t *testing.T) {
+	h := readyHarness(t, 120, 40)
+	r := askFor(t, context.Background(), mcp.ElicitationParams{Message: "n", RequestedSchema: `{"type":"object","properties":{"n":{"type":"integer","maximum":3,"default":9}}}`})
+	h.send(askMsg{req: r})
+	if s := h.screen(); !strings.Contains(s, `note: field "n": default ignored: 9 is more than the maximum 3`) {
+		t.Fatalf("screen:\n%s", s)
+	}
+}

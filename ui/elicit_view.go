@@ -36,6 +36,17 @@ func (d *elicitDialog) View(st Styles, w int) string {
 		msgMax = max(ih-8, 1)
 	}
 	top = append(top, wrapCut(d.message, iw, msgMax, st.Text)...)
+	if d.form != nil {
+		// What the schema had that the form leaves out (a default that
+		// does not fit its field, a format not checked).
+		for i, n := range d.form.Notes {
+			if i == 2 {
+				top = append(top, st.Muted.Render(fmt.Sprintf("(and %d more notes)", len(d.form.Notes)-2)))
+				break
+			}
+			top = append(top, st.Warn.Render(widget.Truncate("note: "+oneLine(d.sanitize(n)), iw)))
+		}
+	}
 	top = append(top, "")
 
 	var bottom []string
