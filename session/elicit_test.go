@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // syncBuffer is an io.Writer the handler goroutine writes and the test reads.
@@ -234,5 +236,33 @@ func TestEverythingElicitation(t *testing.T) {
 	got = call(DeclineElicitor{}, "trigger-url-elicitation", `{"url":"https://example.com/consent"}`)
 	if !strings.Contains(got, "declined to open the URL") {
 		t.Errorf("url decline: %q", got)
+	}
+}
+
+// TestElicitStreamableHTTP: an mcp-go server over streamable HTTP asks
+// during a call and the defaults policy answers. (At 2026-07-28 a server
+// may not ask this way: it returns input requests instead, SEP-2322.)
+func TestElicitStreamableHTTP(t *testing.T) {
+	srv := server.NewMCPServer("asker", "1.0", server.WithElicitation())
+	srv.AddTool(mcp.NewTool("ask"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var schema any
+		json.Unmarshal([]byte(`{"type":"object","properties":{"n":{"type":"integer","default":7}}}`), &schema)
+		res, err := srv.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{Message: "n?", RequestedSchema: schema}})
+		if err != nil {
+			return mcp.NewToolResultError(err.Error()), nil
+		}
+		b, _ := json.Marshal(res)
+		return mcp.NewToolResultText(string(b)), nil
+	})
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(srv))
+	t.Cleanup(ts.Close)
+	for _, v := range []string{"2025-11-25", "2025-06-18"} {
+		t.Run("v"+v, func(t *testing.T) {
+			s := open(t, Source{Kind: HTTP, URL: ts.URL + "/mcp"}, Options{ProtocolVersion: v, Asker: Pair{Elicitor: DefaultsElicitor{}}})
+			r := s.Call(ctxT(t, 30*time.Second), CallRequest{Tool: "ask", Arguments: obj(t, `{}`)})
+			if !r.OK() || !strings.Contains(resultText(r), `"action":"accept","content":{"n":7}`) {
+				t.Fatalf("%v %s (protocol %s)", r.Err, resultText(r), s.Info().ProtocolVersion)
+			}
+		})
 	}
 }

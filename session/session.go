@@ -286,13 +286,7 @@ func (s *Session) newTransport() (transport.Interface, error) {
 		if src.Kind == SSE {
 			return transport.NewSSE(src.URL, transport.WithHTTPClient(hc))
 		}
-		// The standalone GET stream carries what a server asks outside a
-		// request's own stream (an elicitation or a sampling request sent
-		// from a handler that is not tied to the call, roots/list), which
-		// otherwise is never answered. mcp-go then negotiates a version
-		// before 2026-07-28, which removed that stream.
-		//lint:ignore SA1019 the GET stream is how a server before 2026-07-28 asks outside a call's stream
-		return transport.NewStreamableHTTP(src.URL, transport.WithHTTPBasicClient(hc), transport.WithContinuousListening())
+		return newListeningHTTP(src.URL, hc, s.events)
 	}
 	return nil, fmt.Errorf("cannot connect to a %s source", src.Kind)
 }
