@@ -266,3 +266,43 @@ func TestElicitStreamableHTTP(t *testing.T) {
 		})
 	}
 }
+
+// slowElicitor answers after mcp-go's 30-second bound on a server's
+// request over HTTP has passed: the wait is the point of the test.
+type slowElicitor struct{ after time.Duration }
+
+func (e slowElicitor) Elicit(ctx context.Context, _ string, _ mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	select {
+	case <-time.After(e.after):
+		return ElicitAccept(map[string]any{"n": int64(8)}), nil
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+}
+
+// TestElicitStreamableHTTPSlowAnswer: a person may take longer than the
+// 30 seconds mcp-go gives a server's request over HTTP; the late answer
+// still reaches the server.
+func TestElicitStreamableHTTPSlowAnswer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits 31 s")
+	}
+	srv := server.NewMCPServer("asker", "1.0", server.WithElicitation())
+	srv.AddTool(mcp.NewTool("ask"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var schema any
+		json.Unmarshal([]byte(`{"type":"object","properties":{"n":{"type":"integer"}}}`), &schema)
+		res, err := srv.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{Message: "n?", RequestedSchema: schema}})
+		if err != nil {
+			return mcp.NewToolResultError(err.Error()), nil
+		}
+		b, _ := json.Marshal(res)
+		return mcp.NewToolResultText(string(b)), nil
+	})
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(srv))
+	t.Cleanup(ts.Close)
+	s := open(t, Source{Kind: HTTP, URL: ts.URL + "/mcp"}, Options{ProtocolVersion: "2025-11-25", CallTimeout: 2 * time.Minute, Asker: Pair{Elicitor: slowElicitor{after: 31 * time.Second}}})
+	r := s.Call(ctxT(t, 2*time.Minute), CallRequest{Tool: "ask", Arguments: obj(t, `{}`)})
+	if !r.OK() || !strings.Contains(resultText(r), `"action":"accept","content":{"n":8}`) {
+		t.Fatalf("%v %s", r.Err, resultText(r))
+	}
+}

@@ -286,7 +286,7 @@ func (s *Session) newTransport() (transport.Interface, error) {
 		if src.Kind == SSE {
 			return transport.NewSSE(src.URL, transport.WithHTTPClient(hc))
 		}
-		return newListeningHTTP(src.URL, hc, s.events)
+		return newListeningHTTP(s.ctx, src.URL, hc, s.events)
 	}
 	return nil, fmt.Errorf("cannot connect to a %s source", src.Kind)
 }
