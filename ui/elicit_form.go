@@ -199,8 +199,11 @@ func (d *elicitDialog) Update(msg tea.Msg, keys *KeyMap) (bool, tea.Cmd) {
 		return d.urlKey(km, keys)
 	}
 	d.flash = ""
-	if key.Matches(km, keys.ElicitAccept) || (key.Matches(km, keys.ElicitEnter) && d.cur == len(d.rows)-1) || len(d.rows) == 0 && key.Matches(km, keys.ElicitEnter) {
+	if key.Matches(km, keys.ElicitAccept) || key.Matches(km, keys.ElicitEnter) && d.cur >= len(d.rows)-1 {
 		return d.accept()
+	}
+	if len(d.rows) == 0 {
+		return false, nil
 	}
 	r := &d.rows[d.cur]
 	switch {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -221,5 +222,51 @@ func TestElicitNotes(t *testing.T) {
 	h.send(askMsg{req: r})
 	if s := h.screen(); !strings.Contains(s, `note: field "n": default ignored: 9 is more than the maximum 3`) {
 		t.Fatalf("screen:\n%s", s)
+	}
+}
+
+// TestElicitNoFields: a form without fields is a yes/no question.
+func TestElicitNoFields(t *testing.T) {
+	h := readyHarness(t, 80, 24)
+	r := askFor(t, context.Background(), mcp.ElicitationParams{Message: "Proceed?", RequestedSchema: `{"type":"object","properties":{}}`})
+	h.send(askMsg{req: r})
+	for _, k := range []string{"tab", "space", "x", "left", "ctrl+x"} {
+		h.key(k)
+	}
+	noReply(t, r)
+	h.key("enter")
+	if a := replyOf(t, r); a.elicit.Action != mcp.ElicitationResponseActionAccept {
+		t.Fatalf("%+v", a)
+	}
+}
+
+// TestElicitRandomKeys: any run of keys leaves the dialog drawable within
+// the screen, and whatever it answers fits the schema.
+func TestElicitRandomKeys(t *testing.T) {
+	keys := []string{"tab", "shift+tab", "up", "down", "left", "right", "space", "ctrl+x", "backspace", "a", "7", "-", ".", "enter"}
+	h := readyHarness(t, 80, 24)
+	for seed := range 12 {
+		r := askFor(t, context.Background(), mcp.ElicitationParams{Message: "m", RequestedSchema: everyKind})
+		h.send(askMsg{req: r})
+		d := h.m.modal.(*elicitDialog)
+		x := uint32(seed*2654435761 + 1)
+		for range 120 {
+			if h.m.modal == nil {
+				break
+			}
+			x ^= x << 13
+			x ^= x >> 17
+			x ^= x << 5
+			h.key(keys[int(x%uint32(len(keys)))])
+			checkFrame(t, ansi.Strip(h.m.render()), 80, 24)
+		}
+		if h.m.modal != nil {
+			h.key("esc")
+		}
+		if a := replyOf(t, r); a.elicit.Action == mcp.ElicitationResponseActionAccept {
+			if err := d.form.Validate(a.elicit.Content.(map[string]any)); err != nil {
+				t.Fatalf("seed %d: accepted %v: %v", seed, a.elicit.Content, err)
+			}
+		}
 	}
 }
