@@ -54,7 +54,7 @@ func TestElicitCLI(t *testing.T) {
 		}
 	}
 	// ask, answers piped on stdin, prompts on stderr.
-	code, out, errOut = call("y\n\nyes\n\n\n\n\n\nGrace\n\n\n\n\n\n", "--elicit", "ask", form)
+	code, out, errOut = call("y\nGrace\nyes\n\n\n\n\n\n\n\n\n\n\n\n", "--elicit", "ask", form)
 	if code != exitOK || !strings.Contains(out, "- Name: Grace") || !strings.Contains(out, "- Agreed to terms: true") || !strings.Contains(errOut, "asks:") || !strings.Contains(errOut, "Your full, legal name") {
 		t.Errorf("ask: exit %d %s %s", code, out, errOut)
 	}

@@ -209,3 +209,49 @@ func jsonKind(v any) string {
 	}
 	return fmt.Sprintf("%T", v)
 }
+
+// The order of a form's fields is the order the server wrote its
+// properties in. mcp-go decodes a request's params into Go maps, which
+// forget it; the session's stdio transport keeps the params' raw text in
+// the handler's context, and the ask handler puts the schema back in that
+// order (inSentOrder). Over HTTP the text is not at hand and the fields
+// come sorted by name.
+
+type rawParamsKey struct{}
+
+// rawParams is the "params" member of a JSON-RPC message, as sent; nil
+// when there is none or the line cannot be read.
+func rawParams(line []byte) json.RawMessage {
+	var m struct {
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(line, &m) != nil {
+		return nil
+	}
+	return m.Params
+}
+
+func withRawParams(ctx context.Context, raw json.RawMessage) context.Context {
+	if len(raw) == 0 {
+		return ctx
+	}
+	return context.WithValue(ctx, rawParamsKey{}, raw)
+}
+
+// inSentOrder replaces the request's decoded schema with its text as the
+// server sent it, when the transport kept it and it is the same request.
+func inSentOrder(ctx context.Context, req mcp.ElicitationRequest) mcp.ElicitationRequest {
+	raw, _ := ctx.Value(rawParamsKey{}).(json.RawMessage)
+	if raw == nil {
+		return req
+	}
+	var p struct {
+		Message         string          `json:"message"`
+		RequestedSchema json.RawMessage `json:"requestedSchema"`
+	}
+	if json.Unmarshal(raw, &p) != nil || p.Message != req.Params.Message || len(p.RequestedSchema) == 0 {
+		return req
+	}
+	req.Params.RequestedSchema = p.RequestedSchema
+	return req
+}

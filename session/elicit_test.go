@@ -214,10 +214,10 @@ func TestEverythingElicitation(t *testing.T) {
 		}
 	}
 	out := &syncBuffer{}
-	// Fields come alphabetically (mcp-go hands the schema over as a map):
-	// birthdate check email firstLine homepage integer legacyTitledEnum
-	// name number titledMulti titledSingle untitledMulti untitledSingle.
-	answers := "y\n2000-01-31\nno\n\n\n\n500\n7\nDogs\nGrace\n\n2,3\nWonder Woman\n\n\n"
+	// Fields come in the order the server wrote them (the stdio transport
+	// keeps it): name check firstLine email homepage birthdate integer
+	// number untitledSingle untitledMulti titledSingle titledMulti legacy.
+	answers := "y\nGrace\nno\n\n\n\n2000-01-31\n500\n7\n\n\n\nWonder Woman\n2,3\nDogs\n"
 	got = call(NewPromptElicitor(strings.NewReader(answers), out, nil), "trigger-elicitation-request", `{}`)
 	for _, want := range []string{"- Name: Grace", "- Agreed to terms: false", "- Birthdate: 2000-01-31", "- Favorite Integer: 7", `"legacyTitledEnum": "pet-2"`, `"fish-2"`, `"hero-3"`} {
 		if !strings.Contains(got, want) {
@@ -226,6 +226,9 @@ func TestEverythingElicitation(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "! 500 is more than the maximum 100") {
 		t.Errorf("prompts:\n%s", out)
+	}
+	if n, c := strings.Index(out.String(), "String * (name)"), strings.Index(out.String(), "Boolean (check)"); n < 0 || c < n {
+		t.Errorf("fields not in the server's order:\n%s", out)
 	}
 	var opened []string
 	open := func(_ context.Context, u string) error { opened = append(opened, u); return nil }
@@ -304,5 +307,33 @@ func TestElicitStreamableHTTPSlowAnswer(t *testing.T) {
 	r := s.Call(ctxT(t, 2*time.Minute), CallRequest{Tool: "ask", Arguments: obj(t, `{}`)})
 	if !r.OK() || !strings.Contains(resultText(r), `"action":"accept","content":{"n":8}`) {
 		t.Fatalf("%v %s", r.Err, resultText(r))
+	}
+}
+
+func TestInSentOrder(t *testing.T) {
+	line := []byte(`{"jsonrpc":"2.0","id":3,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"boolean"}}}}}`)
+	req := formRequest(t, `{"type":"object","properties":{"z":{"type":"string"},"a":{"type":"boolean"}}}`)
+	req.Params.Message = "m"
+	names := func(r mcp.ElicitationRequest) string {
+		f, err := ElicitForm(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.Fields[0].Name + f.Fields[1].Name
+	}
+	if got := names(req); got != "az" {
+		t.Fatalf("decoded map: %s", got)
+	}
+	ctx := withRawParams(context.Background(), rawParams(line))
+	if got := names(inSentOrder(ctx, req)); got != "za" {
+		t.Fatalf("in sent order: %s", got)
+	}
+	other := req
+	other.Params.Message = "another request"
+	if got := names(inSentOrder(ctx, other)); got != "az" {
+		t.Fatalf("the raw text of another request was used: %s", got)
+	}
+	if rawParams([]byte("not json")) != nil || inSentOrder(context.Background(), req).Params.RequestedSchema == nil {
+		t.Fatal("no raw text: the request is kept as it is")
 	}
 }
