@@ -212,7 +212,7 @@ func (p *PromptElicitor) askField(ctx context.Context, f *elicit.Field) (v any, 
 	}
 	for range maxPromptTries {
 		if f.Default != nil {
-			p.printf("  [%s] > ", safe.Line(f.Text(f.Default)))
+			p.printf("  [%s] > ", safe.Line(f.Show(f.Default)))
 		} else {
 			p.printf("  > ")
 		}

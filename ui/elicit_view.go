@@ -356,7 +356,7 @@ func facts(f *elicit.Field) string {
 		p = append(p, fmt.Sprintf("pick at most %d", *f.MaxItems))
 	}
 	if f.Default != nil {
-		p = append(p, "default "+f.Text(f.Default))
+		p = append(p, "default "+f.Show(f.Default))
 	}
 	return strings.Join(p, " · ")
 }

@@ -400,3 +400,27 @@ func typeName(v any) string {
 	}
 	return fmt.Sprintf("%T", v)
 }
+
+// Show writes a content value for a person: a choice by its title (which
+// ParseText also reads back), anything else as Text does.
+func (f *Field) Show(v any) string {
+	title := func(s string) string {
+		if i := f.option(s); i >= 0 {
+			return f.Options[i].Title
+		}
+		return s
+	}
+	switch x := v.(type) {
+	case string:
+		if f.Kind == Enum {
+			return title(x)
+		}
+	case []string:
+		out := make([]string, len(x))
+		for i, s := range x {
+			out[i] = title(s)
+		}
+		return strings.Join(out, ", ")
+	}
+	return f.Text(v)
+}

@@ -227,3 +227,17 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestShow(t *testing.T) {
+	f := mustParse(t, sep1330)
+	if got := f.Field("titled").Show("y"); got != "Why" {
+		t.Errorf("enum: %q", got)
+	}
+	if got := f.Field("multiTitled").Show([]string{"m2", "m1"}); got != "Two, One" {
+		t.Errorf("multi: %q", got)
+	}
+	// A title reads back as its value.
+	if v, err := f.Field("multiTitled").ParseText("Two, One"); err != nil || !reflect.DeepEqual(v, []string{"m2", "m1"}) {
+		t.Errorf("read back: %v %v", v, err)
+	}
+}
