@@ -1,9 +1,7 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,23 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/mcpterm/mcpterm/session/peers"
 )
-
-// everythingSel is the selection that runs the reference server over
-// stdio, or skips when Node is missing (outside CI).
-func everythingSel(t *testing.T) []string {
-	t.Helper()
-	p, err := peers.Everything(context.Background(), os.Getenv)
-	if err != nil {
-		if errors.Is(err, peers.ErrNoNode) && os.Getenv("CI") != "true" {
-			t.Skipf("end-to-end test skipped: %v", err)
-		}
-		t.Fatal(err)
-	}
-	return []string{"--", p.Node, p.Entry, "stdio"}
-}
 
 const samplingCall = `{"name":"trigger-sampling-request","arguments":{"prompt":"weather in Porto","maxTokens":25}}`
 

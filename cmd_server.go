@@ -153,9 +153,14 @@ func (c *cli) connect(ctx context.Context, cmd string, sf *serverFlags, base ses
 		base.ClientVersion = c.clientVersion()
 	}
 	if base.Asker == nil {
-		if err := c.checkSampling(cmd, &sf.ask); err != nil {
-			fmt.Fprintf(c.stderr, "mcpterm %s: %s\n", cmd, safe.Text(err.Error()))
-			return nil, exitUsage
+		for _, check := range []func() error{
+			func() error { return c.checkSampling(cmd, &sf.ask) },
+			func() error { return c.checkElicit(&sf.ask) },
+		} {
+			if err := check(); err != nil {
+				fmt.Fprintf(c.stderr, "mcpterm %s: %s\n", cmd, safe.Text(err.Error()))
+				return nil, exitUsage
+			}
 		}
 		base.Asker = c.asker(&sf.ask)
 	}

@@ -221,6 +221,7 @@ func (h askHandler) CreateMessage(ctx context.Context, req mcp.CreateMessageRequ
 func (h askHandler) Elicit(ctx context.Context, req mcp.ElicitationRequest) (*mcp.ElicitationResult, error) {
 	ctx, cancel := context.WithTimeoutCause(ctx, h.s.opts.AskTimeout, ErrTimeout)
 	defer cancel()
+	req = inSentOrder(ctx, req)
 	h.s.events.publish(Event{Kind: EventNotice, Level: "info", Source: string(mcp.MethodElicitationCreate), Text: "the server asks: " + req.Params.Message})
 	res, err := h.s.opts.Asker.Elicit(ctx, h.s.src.String(), req)
 	if err != nil {

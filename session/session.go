@@ -292,8 +292,7 @@ func (s *Session) newTransport() (transport.Interface, error) {
 		if src.Kind == SSE {
 			return newSSETransport(src.URL, hc, bt)
 		}
-		return transport.NewStreamableHTTP(src.URL, transport.WithHTTPBasicClient(hc),
-			transport.WithHTTPLogger(noticeLogger(s.events)), streamableListening())
+		return newListeningHTTP(s.ctx, src.URL, hc, s.events)
 	}
 	return nil, fmt.Errorf("cannot connect to a %s source", src.Kind)
 }

@@ -241,7 +241,7 @@ func (s *stdioTransport) handleLine(line []byte, tooBig bool) {
 			s.events.publish(Event{Kind: EventGarbage, Level: "warning", Text: string(line)})
 			return
 		}
-		go s.answer(req)
+		go s.answer(req, rawParams(line))
 	case base.ID != nil:
 		var resp transport.JSONRPCResponse
 		if err := json.Unmarshal(line, &resp); err != nil {
@@ -302,7 +302,7 @@ func (s *stdioTransport) deliver(id mcp.RequestId, resp *transport.JSONRPCRespon
 // unanswered on stdio.
 const stdioAnswerBackstop = 2 * time.Hour
 
-func (s *stdioTransport) answer(req transport.JSONRPCRequest) {
+func (s *stdioTransport) answer(req transport.JSONRPCRequest, raw json.RawMessage) {
 	s.hmu.RLock()
 	h := s.onRequest
 	s.hmu.RUnlock()
@@ -312,7 +312,7 @@ func (s *stdioTransport) answer(req transport.JSONRPCRequest) {
 	} else {
 		// A backstop only: the session's ask handler bounds a request that
 		// waits for a person by Options.AskTimeout.
-		ctx, cancel := context.WithTimeout(context.Background(), stdioAnswerBackstop)
+		ctx, cancel := context.WithTimeout(withRawParams(context.Background(), raw), stdioAnswerBackstop)
 		r, err := h(ctx, req)
 		cancel()
 		switch {

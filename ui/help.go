@@ -81,6 +81,7 @@ func helpGroups(k KeyMap) []helpGroup {
 		{"Explore", []key.Binding{k.TabLeft, k.TabRight, k.Open, k.Level, k.Subscribe, k.Reread, k.TaskCancel, k.TaskRefresh}},
 		{"Suggestions in the prompt and template forms", []key.Binding{k.SuggestAccept, k.SuggestNext, k.SuggestPrev, k.SuggestClose}},
 		{"Sampling request (a server asks for a model's reply)", []key.Binding{k.SamplingSend, k.SamplingDecline, k.SamplingNext, k.SamplingPrev, k.SamplingScrollUp, k.SamplingScrollDown, k.SamplingStopNext, k.SamplingStopPrev}},
+		{"A server's question (elicitation)", []key.Binding{k.ElicitNext, k.ElicitPrev, k.ElicitEnter, k.ElicitChoiceNext, k.ElicitChoicePrev, k.ElicitToggle, k.ElicitClear, k.ElicitAccept, k.ElicitDecline, k.ElicitCancel, k.ElicitOpen}},
 	}
 }
 

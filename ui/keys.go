@@ -128,6 +128,19 @@ type KeyMap struct {
 	SamplingScrollDown key.Binding
 	SamplingStopNext   key.Binding // next stop reason (on its field)
 	SamplingStopPrev   key.Binding
+	// A server's elicitation (ui/elicit.go): a form built from its schema,
+	// or a URL to visit. The dialog takes every key while open.
+	ElicitNext       key.Binding // next field
+	ElicitPrev       key.Binding // previous field
+	ElicitEnter      key.Binding // next field; on the last one (or a URL), accept
+	ElicitChoiceNext key.Binding // next choice; the next checkbox of a multi-select
+	ElicitChoicePrev key.Binding
+	ElicitToggle     key.Binding // flip a toggle, pick a choice, tick a checkbox
+	ElicitClear      key.Binding // leave an optional field out
+	ElicitAccept     key.Binding // send the answers
+	ElicitDecline    key.Binding // say no
+	ElicitCancel     key.Binding // dismiss without answering
+	ElicitOpen       key.Binding // URL mode: open the link in the browser
 }
 
 // DefaultKeyMap is the documented key set (see the full help, ?).
@@ -236,6 +249,17 @@ func DefaultKeyMap() KeyMap {
 		SamplingScrollDown: b(k("pgdown"), "pgdn", "scroll request down"),
 		SamplingStopNext:   b(k("right", "space"), "→/space", "next stop reason"),
 		SamplingStopPrev:   b(k("left"), "←", "previous stop reason"),
+		ElicitNext:         b(k("tab", "down"), "tab/↓", "next field"),
+		ElicitPrev:         b(k("shift+tab", "up"), "shift+tab/↑", "previous field"),
+		ElicitEnter:        b(k("enter"), "enter", "next field (last: accept)"),
+		ElicitChoiceNext:   b(k("right"), "→", "next choice"),
+		ElicitChoicePrev:   b(k("left"), "←", "previous choice"),
+		ElicitToggle:       b(k("space"), "space", "toggle / pick"),
+		ElicitClear:        b(k("ctrl+x"), "ctrl+x", "leave the field out"),
+		ElicitAccept:       b(k("ctrl+s"), "ctrl+s", "accept"),
+		ElicitDecline:      b(k("ctrl+d"), "ctrl+d", "decline"),
+		ElicitCancel:       b(k("esc"), "esc", "cancel"),
+		ElicitOpen:         b(k("o"), "o", "open the link"),
 	}
 }
 

@@ -83,7 +83,8 @@ type Model struct {
 	modal dialog // takes every key while open
 
 	// asks is a server's questions, on screen and waiting (ui/sampling_queue.go).
-	asks askQueue
+	asks   askQueue
+	elicit elicits // a server's elicitations, shown and waiting (elicit.go)
 
 	nextRunID int64
 	runs      map[int64]context.CancelFunc

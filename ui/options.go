@@ -94,6 +94,9 @@ type Options struct {
 	// running (the OAuth flow's authorization URL) into the flash
 	// (notice.go).
 	Notice *NoticeBridge
+	// OpenURL opens a URL-mode elicitation's link when the person asks;
+	// nil is session.OpenURL with this process's $BROWSER.
+	OpenURL func(ctx context.Context, url string) error
 	// DisableMouse keeps the terminal's own selection working.
 	DisableMouse bool
 }

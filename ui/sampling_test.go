@@ -48,7 +48,7 @@ func monoEnv(t *testing.T) *env {
 	return e
 }
 
-func replyOf(t *testing.T, r *askRequest) askReply {
+func sentReply(t *testing.T, r *askRequest) askReply {
 	t.Helper()
 	select {
 	case a := <-r.reply:
@@ -95,7 +95,7 @@ func TestSamplingDialogSend(t *testing.T) {
 		t.Errorf("stop reason not shown:\n%s", s)
 	}
 	h.key("ctrl+s")
-	a := replyOf(t, r)
+	a := sentReply(t, r)
 	text, _ := a.sample.Content.(mcp.TextContent)
 	if a.err != nil || a.sample.Model != "me" || a.sample.StopReason != "maxTokens" || a.sample.Role != mcp.RoleAssistant || text.Text != "Sunny,\nabout 18°C." {
 		t.Errorf("reply %+v (%v)", a.sample, a.err)
@@ -116,7 +116,7 @@ func TestSamplingDialogDecline(t *testing.T) {
 		t.Errorf("model not prefilled:\n%s", s)
 	}
 	h.key("esc")
-	if a := replyOf(t, r); !errors.Is(a.err, session.ErrDeclined) || a.sample != nil {
+	if a := sentReply(t, r); !errors.Is(a.err, session.ErrDeclined) || a.sample != nil {
 		t.Errorf("reply %+v", a)
 	}
 	if h.m.modal != nil {
@@ -218,7 +218,7 @@ func TestFlowSampling(t *testing.T) {
 			golden.RequireEqual(t, normalize(screen))
 			f.keys("ctrl+s")
 			f.waitOutput("sampling: sent the reply")
-			if a := replyOf(t, r); a.sample == nil || a.sample.StopReason != "maxTokens" {
+			if a := sentReply(t, r); a.sample == nil || a.sample.StopReason != "maxTokens" {
 				t.Errorf("reply %+v", a)
 			}
 			f.finish()
@@ -240,7 +240,7 @@ func TestSamplingDialogTinyScreen(t *testing.T) {
 		checkFrame(t, h.screen(), sz[0], sz[1])
 	}
 	h.key("esc")
-	if a := replyOf(t, r); !errors.Is(a.err, session.ErrDeclined) {
+	if a := sentReply(t, r); !errors.Is(a.err, session.ErrDeclined) {
 		t.Errorf("reply %+v", a)
 	}
 }

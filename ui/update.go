@@ -42,6 +42,7 @@ func (m *Model) closeModal() {
 		m.asked.msgs = append(m.asked.msgs, d.take()...)
 	}
 	m.modal = nil
+	m.serveElicits() // an elicitation waiting, or covered by this dialog
 }
 
 // requests takes what the panes, the form and the dialog have asked.
@@ -260,6 +261,8 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.onComplete(msg)
 	case subscribeToggleMsg, subscribedMsg, resourceUpdatedMsg:
 		return m.onSubscribe(msg)
+	case elicitEvent:
+		return msg.apply(m)
 
 	case modalClosedMsg:
 		if m.conn == connAsking && m.modal == nil {
