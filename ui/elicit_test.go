@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/mark3labs/mcp-go/mcp"
 )
@@ -158,7 +157,7 @@ func TestElicitServerGivesUp(t *testing.T) {
 	r := askFor(t, ctx, mcp.ElicitationParams{Message: "quick", RequestedSchema: everyKind})
 	h.send(askMsg{req: r})
 	cancel(errors.New("server timeout"))
-	h.waitFor("the dialog to close", msgIs[elicitGoneMsg])
+	h.waitFor("the dialog to close", msgIs[askEventMsg])
 	if h.m.modal != nil || !strings.Contains(h.m.flash, "withdrew its question (server timeout)") {
 		t.Fatalf("modal %T flash %q", h.m.modal, h.m.flash)
 	}
@@ -212,8 +211,6 @@ func TestElicitURL(t *testing.T) {
 		t.Fatalf("%+v %v", a, opened)
 	}
 }
-
-var _ tea.Msg = elicitGoneMsg{}
 
 // TestElicitNotes: what the schema had that the form cannot use is said.
 func TestElicitNotes(t *testing.T) {

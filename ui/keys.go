@@ -251,7 +251,7 @@ func DefaultKeyMap() KeyMap {
 		SamplingStopPrev:   b(k("left"), "←", "previous stop reason"),
 		ElicitNext:         b(k("tab", "down"), "tab/↓", "next field"),
 		ElicitPrev:         b(k("shift+tab", "up"), "shift+tab/↑", "previous field"),
-		ElicitEnter:        b(k("enter"), "enter", "next field (last: accept)"),
+		ElicitEnter:        b(k("enter"), "enter", "next (last: accept)"),
 		ElicitChoiceNext:   b(k("right"), "→", "next choice"),
 		ElicitChoicePrev:   b(k("left"), "←", "previous choice"),
 		ElicitToggle:       b(k("space"), "space", "toggle / pick"),

@@ -83,8 +83,7 @@ type Model struct {
 	modal dialog // takes every key while open
 
 	// asks is a server's questions, on screen and waiting (ui/sampling_queue.go).
-	asks   askQueue
-	elicit elicits // a server's elicitations, shown and waiting (elicit.go)
+	asks askQueue
 
 	nextRunID int64
 	runs      map[int64]context.CancelFunc

@@ -486,7 +486,7 @@ func TestHelpToggles(t *testing.T) {
 	}
 	// At 80x24 the help scrolls, to its last group.
 	h.key("G")
-	if s := h.screen(); !strings.Contains(s, "Explore") || !strings.Contains(s, "log level") || !strings.Contains(s, "read-only") {
+	if s := h.screen(); !strings.Contains(s, "A server's question") || !strings.Contains(s, "open the link") || !strings.Contains(s, "read-only") {
 		t.Errorf("the end of the help:\n%s", s)
 	}
 	if s := h.screen(); !strings.Contains(s, "? help") || !strings.Contains(s, "q quit") {

@@ -150,7 +150,7 @@ func TestSamplingDialogQueueAndGone(t *testing.T) {
 	}
 	cancel3()
 	h.waitUntil("the third closed", func(m *Model) bool { return m.modal == nil })
-	if !strings.Contains(h.m.flash, "srv gave up its request") {
+	if !strings.Contains(h.m.flash, "srv withdrew its question") {
 		t.Errorf("flash %q", h.m.flash)
 	}
 	if len(r2.reply) != 0 || len(r3.reply) != 0 {

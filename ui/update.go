@@ -42,7 +42,6 @@ func (m *Model) closeModal() {
 		m.asked.msgs = append(m.asked.msgs, d.take()...)
 	}
 	m.modal = nil
-	m.serveElicits() // an elicitation waiting, or covered by this dialog
 }
 
 // requests takes what the panes, the form and the dialog have asked.

@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"context"
+
 	tea "charm.land/bubbletea/v2"
 )
 
-// A server's questions (sampling now; elicitation can use the same) wait
-// in a queue: one dialog at a time, the rest behind it, and a dialog that
+// A server's questions (sampling and elicitation dialogs) wait in one
+// queue: one dialog at a time, the rest behind it, and a dialog that
 // another one covers (the quit confirmation) comes back, as the person
 // left it, once that closes. A question whose server gives up (its ctx
 // ends) leaves the screen and the queue.
@@ -81,7 +83,11 @@ func (m *Model) onAskEvent(msg askEventMsg) tea.Cmd {
 		withdrawn := !q.open.finished()
 		q.open = nil
 		if withdrawn {
-			cmd = m.setFlash(m.opts.Sanitize(oneLine(r.server))+" gave up its request (it timed out or was cancelled)", true)
+			why := "it timed out or was cancelled"
+			if err := context.Cause(r.ctx); err != nil && err != context.Canceled {
+				why = err.Error()
+			}
+			cmd = m.setFlash(oneLine(m.opts.Sanitize(r.server))+" withdrew its question ("+oneLine(m.opts.Sanitize(why))+")", true)
 		}
 	}
 	for i, d := range q.waiting {
