@@ -363,18 +363,4 @@ func facts(f *elicit.Field) string {
 
 // showRune draws one rune of a value being typed, so that nothing typed
 // or pasted can act on the terminal (as the call form does).
-func (d *elicitDialog) showRune(r rune) string {
-	switch {
-	case r == '\n':
-		return "⏎"
-	case r == '\t':
-		return "⇥"
-	case r >= 0x20 && r < 0x7f:
-		return string(r)
-	}
-	s := oneLine(d.sanitize(string(r)))
-	if s == "" || strings.ContainsAny(s, "\n\t") {
-		return "·"
-	}
-	return s
-}
+func (d *elicitDialog) showRune(r rune) string { return visibleRune(d.sanitize, r) }

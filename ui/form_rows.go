@@ -128,7 +128,11 @@ func (f *toolForm) scrollToCursor() {
 // as visible marks, anything the sanitiser would change as what it
 // changes it to (a dot when that is nothing), so a value cannot act on the
 // terminal while the cursor still counts runes.
-func (f *toolForm) showRune(r rune) string {
+func (f *toolForm) showRune(r rune) string { return visibleRune(f.sanitize, r) }
+
+// visibleRune is showRune's rule, shared by every dialog that draws a value
+// being typed (the call form, the elicitation form).
+func visibleRune(sanitize func(string) string, r rune) string {
 	switch {
 	case r == '\n':
 		return "⏎"
@@ -137,7 +141,7 @@ func (f *toolForm) showRune(r rune) string {
 	case r >= 0x20 && r < 0x7f:
 		return string(r)
 	}
-	s := oneLine(f.sanitize(string(r)))
+	s := oneLine(sanitize(string(r)))
 	if s == "" || strings.ContainsAny(s, "\n\t") {
 		return "·"
 	}
