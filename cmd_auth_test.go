@@ -14,6 +14,13 @@ import (
 // authCLI runs the command line against an OAuth-protected test server
 // with its own config and state directories and the headless browser.
 func authCLI(t *testing.T) (run func(args ...string) (int, string, string), config, state string) {
+	run, _, config, state = authCLISetup(t)
+	return run, config, state
+}
+
+// authCLISetup is authCLI that also gives the cli adjustment it makes, for
+// commands run another way (serve).
+func authCLISetup(t *testing.T) (run func(args ...string) (int, string, string), setup func(*cli), config, state string) {
 	t.Helper()
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("curl is not installed (the headless browser script uses it)")
@@ -24,13 +31,15 @@ func authCLI(t *testing.T) (run func(args ...string) (int, string, string), conf
 	}
 	config, state = t.TempDir(), t.TempDir()
 	env := map[string]string{"XDG_CONFIG_HOME": config, "XDG_STATE_HOME": state, "BROWSER": browser}
-	run = func(args ...string) (int, string, string) {
-		return testCLI(t, func(c *cli) {
-			c.getenv = func(k string) string { return env[k] }
-			c.home = t.TempDir()
-		}, args...)
+	home := t.TempDir()
+	setup = func(c *cli) {
+		c.getenv = func(k string) string { return env[k] }
+		c.home = home
 	}
-	return run, config, state
+	run = func(args ...string) (int, string, string) {
+		return testCLI(t, setup, args...)
+	}
+	return run, setup, config, state
 }
 
 // TestAuthTokensNeverShown: a call that authorizes by itself, then
@@ -39,14 +48,25 @@ func authCLI(t *testing.T) (run func(args ...string) (int, string, string), conf
 func TestAuthTokensNeverShown(t *testing.T) {
 	srv := authtest.New(authtest.Options{Refresh: true})
 	defer srv.Close()
-	run, config, state := authCLI(t)
+	run, setup, config, state := authCLISetup(t)
 	trace := filepath.Join(t.TempDir(), "trace.jsonl")
+	audit := filepath.Join(t.TempDir(), "audit.jsonl")
 	var outputs []string
-	code, out, errOut := run("call", "--trace", trace, "(whoami)", "--url", srv.MCPURL())
+	code, out, errOut := run("call", "--trace", trace, "--audit", audit, "(whoami)", "--url", srv.MCPURL())
 	outputs = append(outputs, out, errOut)
 	if code != exitOK || !strings.Contains(out, "hello") {
 		t.Fatalf("call: %d\n%s\n%s", code, out, errOut)
 	}
+	// The gateway uses the stored token: its audit log, its answer and its
+	// stderr do not carry it either.
+	gwAudit := filepath.Join(t.TempDir(), "gateway-audit.jsonl")
+	gw, stop := serveCLIWith(t, setup, "--audit", gwAudit, "--url", srv.MCPURL())
+	res := serveCall(t, gw, "mcp_term", map[string]any{"expr": "(whoami)"})
+	if !strings.Contains(serveText(res), "hello") {
+		t.Errorf("through the gateway: %q", serveText(res))
+	}
+	_, gwErr := stop()
+	outputs = append(outputs, serveText(res), gwErr)
 	if !strings.Contains(errOut, "in your browser: "+srv.URL+"/authorize?") {
 		t.Errorf("the authorization URL is not on stderr: %s", errOut)
 	}
@@ -69,7 +89,7 @@ func TestAuthTokensNeverShown(t *testing.T) {
 	if len(issued) == 0 {
 		t.Fatal("no token issued")
 	}
-	files := []string{trace}
+	files := []string{trace, audit, gwAudit}
 	_ = filepath.Walk(state, func(p string, info os.FileInfo, err error) error {
 		if err == nil && !info.IsDir() {
 			files = append(files, p)

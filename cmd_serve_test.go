@@ -23,10 +23,20 @@ import (
 // closes stdin and returns the exit code and stderr.
 func serveCLI(t *testing.T, args ...string) (*client.Client, func() (int, string)) {
 	t.Helper()
+	return serveCLIWith(t, nil, args...)
+}
+
+// serveCLIWith is serveCLI with the cli adjusted by setup first (its
+// environment, its home).
+func serveCLIWith(t *testing.T, setup func(*cli), args ...string) (*client.Client, func() (int, string)) {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	stderr := &syncBuffer{}
 	c := &cli{stdin: inR, stdout: outW, stderr: stderr, getenv: func(string) string { return "" }}
+	if setup != nil {
+		setup(c)
+	}
 	code := make(chan int, 1)
 	go func() {
 		code <- c.serve(context.Background(), args, nil)
