@@ -34,6 +34,7 @@ type boundedTransport struct {
 }
 
 func (t *boundedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	discover := t.streamable && isDiscoverPost(r)
 	resp, err := t.base.RoundTrip(r)
 	if err != nil || resp.Body == nil {
 		return resp, err
@@ -51,6 +52,8 @@ func (t *boundedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		}
 		if fixed, ok := t.check(body, len(body) > t.maxMsg); ok {
 			body = fixed
+		} else if discover {
+			body = t.notDiscover(body)
 		}
 		resp.Body = io.NopCloser(bytes.NewReader(body))
 		resp.ContentLength = int64(len(body))
@@ -171,3 +174,52 @@ func (s *sseBound) flush() {
 }
 
 func (s *sseBound) Close() error { return s.body.Close() }
+
+// isDiscoverPost reports a POST carrying server/discover (the probe of the
+// 2026-07-28 protocol). mcp-go's requests carry a replayable body.
+func isDiscoverPost(r *http.Request) bool {
+	if r.Method != http.MethodPost || r.GetBody == nil {
+		return false
+	}
+	body, err := r.GetBody()
+	if err != nil {
+		return false
+	}
+	defer body.Close()
+	var m struct {
+		Method string `json:"method"`
+	}
+	return json.NewDecoder(io.LimitReader(body, 1<<20)).Decode(&m) == nil && m.Method == string(mcp.MethodServerDiscover)
+}
+
+// notDiscover turns a successful answer to server/discover that is not a
+// discover result (an older server's {} for a method it does not know)
+// into a JSON-RPC error, here below mcp-go's streamable HTTP transport: a
+// success there marks the connection ready while the probe's 2026-07-28
+// version is still set, and its GET-stream goroutine, seeing a modern
+// connection, never opens the stream — so a server's requests sent on it
+// would go unanswered (it raced: about one connection in four). The
+// discoverGuard above does the same for the other transports.
+func (t *boundedTransport) notDiscover(body []byte) []byte {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Result json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(body, &m) != nil || m.Result == nil {
+		return body
+	}
+	why := notDiscoverResult(m.Result)
+	if why == "" {
+		return body
+	}
+	if t.events != nil {
+		t.events.publish(Event{Kind: EventNotice, Level: "info",
+			Text: "server/discover: the answer is not a discover result (" + why + "); using initialize"})
+	}
+	b, err := json.Marshal(map[string]any{"jsonrpc": mcp.JSONRPC_VERSION, "id": m.ID,
+		"error": map[string]any{"code": mcp.METHOD_NOT_FOUND, "message": "mcpterm: the answer to server/discover is not a discover result (" + why + ")"}})
+	if err != nil {
+		return body
+	}
+	return b
+}

@@ -77,6 +77,25 @@ func (cs *clientSide) awaitUpstreamRoots(t *testing.T, want string) {
 	}
 }
 
+// serverRoots is what the upstream server itself reports through its
+// get-roots-list tool once it shows want. The tap records the gateway's
+// roots/list answer before the transport writes it, and the server takes
+// the answer in asynchronously, so a call right after awaitUpstreamRoots
+// may still see the old roots: each try is a real round trip, never a sleep.
+func (cs *clientSide) serverRoots(t *testing.T, c *client.Client, want string) string {
+	t.Helper()
+	deadline := time.Now().Add(hangGuard)
+	for {
+		got := text(termCall(t, c, cs.expr(t, "get-roots-list", `{}`)))
+		if strings.Contains(got, want) && (want == cs.fallback || !strings.Contains(got, cs.fallback)) {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server never reported the root %s:\n%s", want, got)
+		}
+	}
+}
+
 // fakeClient is the gateway's client's side: it answers sampling with a
 // fixed reply, elicitation by accepting with fixed content, and roots/list
 // with its roots, recording what it was asked.
@@ -156,20 +175,16 @@ func TestForwardEverythingHTTP(t *testing.T) {
 	c := httpClientSide(t, serveHTTP(t, cs.g), f)
 
 	cs.awaitUpstreamRoots(t, "file:///work/project-a")
-	res := termCall(t, c, cs.expr(t, "get-roots-list", `{}`))
-	contains(t, text(res), "file:///work/project-a")
-	if strings.Contains(text(res), cs.fallback) {
-		t.Errorf("the fallback root is still offered:\n%s", text(res))
-	}
+	cs.serverRoots(t, c, "file:///work/project-a") // and not the fallback
 
 	f.setRoots("file:///work/project-a", "file:///work/project-b")
 	if err := c.RootListChanges(ctxT(t, hangGuard)); err != nil {
 		t.Fatal(err)
 	}
 	cs.awaitUpstreamRoots(t, "file:///work/project-b")
-	contains(t, text(termCall(t, c, cs.expr(t, "get-roots-list", `{}`))), "file:///work/project-a", "file:///work/project-b")
+	contains(t, cs.serverRoots(t, c, "file:///work/project-b"), "file:///work/project-a")
 
-	res = termCall(t, c, cs.expr(t, "trigger-sampling-request", `{"prompt":"say hi","maxTokens":20}`))
+	res := termCall(t, c, cs.expr(t, "trigger-sampling-request", `{"prompt":"say hi","maxTokens":20}`))
 	contains(t, text(res), "a reply from the gateway's client", "client-model")
 	f.mu.Lock()
 	if len(f.samples) != 1 || !strings.Contains(mustString(f.samples[0].Messages), "say hi") {
@@ -222,7 +237,7 @@ func TestForwardRootsOfManyClients(t *testing.T) {
 	cs.awaitUpstreamRoots(t, "file:///work/a")
 	cb := httpClientSide(t, url, b)
 	cs.awaitUpstreamRoots(t, "file:///work/b")
-	got := text(termCall(t, ca, cs.expr(t, "get-roots-list", `{}`)))
+	got := cs.serverRoots(t, ca, "file:///work/b")
 	if i, j, k := strings.Index(got, "file:///work/a"), strings.Index(got, "file:///work/shared"), strings.Index(got, "file:///work/b"); i < 0 || j < i || k < j ||
 		strings.Count(got, "file:///work/shared") != 1 || strings.Contains(got, "example.com") {
 		t.Errorf("want a, shared, b once each, in order:\n%s", got)
