@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -196,10 +197,29 @@ func (s *Session) clientSideOptions() []client.ClientOption {
 	return opts
 }
 
+// inProcessHandlers give an in-process server (the demo, a test's) the
+// same answers: its requests to the client do not travel as JSON-RPC, so
+// mcp-go's client handlers above never see them.
+func (s *Session) inProcessHandlers() []transport.InProcessOption {
+	var opts []transport.InProcessOption
+	if s.opts.Roots != nil {
+		opts = append(opts, transport.WithRootsHandler(rootsHandler{s.opts.Roots}))
+	}
+	if s.opts.Asker != nil {
+		h := askHandler{s: s}
+		opts = append(opts, transport.WithSamplingHandler(h), transport.WithElicitationHandler(h))
+	}
+	return opts
+}
+
 type rootsHandler struct{ r *Roots }
 
 func (h rootsHandler) ListRoots(context.Context, mcp.ListRootsRequest) (*mcp.ListRootsResult, error) {
-	return &mcp.ListRootsResult{Roots: h.r.List()}, nil
+	roots := h.r.List()
+	if roots == nil {
+		roots = []mcp.Root{} // "roots": [], never null
+	}
+	return &mcp.ListRootsResult{Roots: roots}, nil
 }
 
 // askHandler adapts the session's Asker to mcp-go's handler interfaces,

@@ -2,12 +2,15 @@ package session
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 )
 
 // recordingAsker answers sampling with a fixed text and elicitation with
@@ -78,5 +81,36 @@ func TestEverythingClientCapabilities(t *testing.T) {
 	asker.mu.Unlock()
 	if n != 1 {
 		t.Errorf("asker saw %d sampling requests", n)
+	}
+}
+
+// TestInProcessClientSide: an in-process server (the demo's route) gets
+// the same roots and answers as one over a wire: its requests do not travel
+// as JSON-RPC, so they reach the Asker and the roots through the in-process
+// session's handlers.
+func TestInProcessClientSide(t *testing.T) {
+	srv := server.NewMCPServer("asker", "1.0", server.WithElicitation())
+	srv.AddTool(mcp.NewTool("ask"), func(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		roots, err := srv.RequestRoots(ctx, mcp.ListRootsRequest{})
+		if err != nil {
+			return mcp.NewToolResultError("roots: " + err.Error()), nil
+		}
+		var schema any
+		_ = json.Unmarshal([]byte(`{"type":"object","properties":{"n":{"type":"integer","default":7}}}`), &schema)
+		res, err := srv.RequestElicitation(ctx, mcp.ElicitationRequest{Params: mcp.ElicitationParams{Message: "n?", RequestedSchema: schema}})
+		if err != nil {
+			return mcp.NewToolResultError("elicit: " + err.Error()), nil
+		}
+		return mcp.NewToolResultText(fmt.Sprintf("%d roots, first %s; %s %v", len(roots.Roots), roots.Roots[0].URI, res.Action, res.Content)), nil
+	})
+	roots, err := NewRoots(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, Source{Kind: InProcess, Server: srv}, Options{Roots: roots, Asker: Pair{Elicitor: DefaultsElicitor{}}})
+	r := s.Call(ctxT(t, 30*time.Second), CallRequest{Tool: "ask", Arguments: obj(t, `{}`)})
+	want := fmt.Sprintf("1 roots, first %s; accept map[n:7]", roots.List()[0].URI)
+	if !r.OK() || resultText(r) != want {
+		t.Fatalf("%v %q, want %q", r.Err, resultText(r), want)
 	}
 }

@@ -265,7 +265,7 @@ func (s *Session) newTransport() (transport.Interface, error) {
 		// wire's in-process transport counts a notification as sent once
 		// the client has handled it, so a tool that waits for its progress
 		// to be on the wire (the demo's long_task) answers after it.
-		return wire.NewInProcessTransport(src.Server), nil
+		return wire.NewInProcessTransport(src.Server, s.inProcessHandlers()...), nil
 	case Stdio:
 		env := serverEnv(s.opts.Environ, src.InheritEnv, src.Env)
 		return newStdioTransport(src.Command, src.Args, env, src.Dir, s.opts.MaxMessageBytes, s.events), nil

@@ -193,8 +193,8 @@ type InProcessTransport struct {
 
 // NewInProcessTransport is transport.NewInProcessTransport(srv) with a
 // ledger.
-func NewInProcessTransport(srv *server.MCPServer) *InProcessTransport {
-	t := &InProcessTransport{InProcessTransport: transport.NewInProcessTransport(srv), l: NewLedger()}
+func NewInProcessTransport(srv *server.MCPServer, opts ...transport.InProcessOption) *InProcessTransport {
+	t := &InProcessTransport{InProcessTransport: transport.NewInProcessTransportWithOptions(srv, opts...), l: NewLedger()}
 	t.InProcessTransport.SetNotificationHandler(t.deliver)
 	return t
 }
