@@ -64,7 +64,9 @@ type explorePane struct {
 	errs      [3]error
 	loaded    bool
 	info      session.Info
-	stderr    string // connection stderr, shown on the server tab
+	roots     []mcp.Root // offered to the server (ui/roots.go)
+	rootsOn   bool       // mcpterm offers roots at all
+	stderr    string     // connection stderr, shown on the server tab
 
 	log      []session.Event
 	logView  []int // indexes into log passing the level filter
@@ -222,6 +224,8 @@ func (p *explorePane) Update(m tea.Msg) tea.Cmd {
 			p.subs.seen(uri)
 			return p.ask(readURIMsg{uri: uri})
 		}
+	case key.Matches(msg, k.EditRoots) && p.tab == tabServer:
+		return p.ask(editRootsMsg{})
 	case p.tab == tabTasks && p.taskKey(msg):
 	case key.Matches(msg, k.Open):
 		switch p.tab {
@@ -341,6 +345,10 @@ func (p *explorePane) Help() []key.Binding {
 		b = append(b, k.Level)
 	case tabTasks:
 		b = append(b, k.Open, k.TaskCancel, k.TaskRefresh)
+	case tabServer:
+		if p.rootsOn {
+			b = append(b, k.EditRoots)
+		}
 	}
 	return append(b, k.PageDown)
 }

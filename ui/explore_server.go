@@ -36,6 +36,7 @@ func (p *explorePane) serverDetail() string {
 		capabilityLines(st, s, in.Capabilities)
 	body += "\n\n" + st.PaneTitle.Render("Client capabilities") + st.Muted.Render(" · what mcpterm declared") + "\n" +
 		capabilityLines(st, s, in.ClientCapabilities)
+	body += p.rootsDetail()
 	if in.Instructions != "" {
 		body += "\n\n" + st.PaneTitle.Render("Instructions") + "\n" + s(in.Instructions)
 	}

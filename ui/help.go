@@ -78,7 +78,7 @@ func helpGroups(k KeyMap) []helpGroup {
 		{"Tool list and side by side", []key.Binding{k.Compose, k.CallForm, k.Filter, k.Sort, k.Form, k.Invisible, k.Copy}},
 		{"Composer", []key.Binding{k.Run, k.CallForm, k.Complete, k.CompletePrev, k.Syntax, k.Preview, k.PreviewUp, k.PreviewDown, k.Template, k.SaveFile, k.OpenFile, k.HistPrev, k.HistNext, k.HistSearch, k.CopyCall, k.LeaveEdit}},
 		{"Results", []key.Binding{k.TermForm, k.Rerun, k.RerunFailed, k.Copy, k.SaveResult, k.PrevRun, k.NextRun, k.ResultsEdit}},
-		{"Explore", []key.Binding{k.TabLeft, k.TabRight, k.Open, k.Level, k.Subscribe, k.Reread, k.TaskCancel, k.TaskRefresh}},
+		{"Explore", []key.Binding{k.TabLeft, k.TabRight, k.Open, k.Level, k.Subscribe, k.Reread, k.TaskCancel, k.TaskRefresh, k.EditRoots}},
 		{"Suggestions in the prompt and template forms", []key.Binding{k.SuggestAccept, k.SuggestNext, k.SuggestPrev, k.SuggestClose}},
 		{"Sampling request (a server asks for a model's reply)", []key.Binding{k.SamplingSend, k.SamplingDecline, k.SamplingNext, k.SamplingPrev, k.SamplingScrollUp, k.SamplingScrollDown, k.SamplingStopNext, k.SamplingStopPrev}},
 		{"A server's question (elicitation)", []key.Binding{k.ElicitNext, k.ElicitPrev, k.ElicitEnter, k.ElicitChoiceNext, k.ElicitChoicePrev, k.ElicitToggle, k.ElicitClear, k.ElicitAccept, k.ElicitDecline, k.ElicitCancel, k.ElicitOpen}},

@@ -81,7 +81,9 @@ type KeyMap struct {
 	Open     key.Binding
 	Level    key.Binding
 	// The Tasks tab (ui/tasks.go); Open fetches the selected task's result.
-	TaskCancel  key.Binding
+	TaskCancel key.Binding
+	// EditRoots changes the roots offered to the server (Server tab, ui/roots.go).
+	EditRoots   key.Binding
 	TaskRefresh key.Binding
 
 	// Explore's resources: subscriptions (ui/subscribe.go).
@@ -219,6 +221,7 @@ func DefaultKeyMap() KeyMap {
 		SuggestPrev:   b(k("up"), "↑", "previous suggestion"),
 		SuggestClose:  b(k("esc"), "esc", "hide suggestions"),
 		TaskCancel:    b(k("x"), "x", "cancel task"),
+		EditRoots:     b(k("r"), "r", "change roots"),
 		TaskRefresh:   b(k("u"), "u", "refresh tasks"),
 
 		FilterAccept: b(k("enter"), "enter", "keep filter"),

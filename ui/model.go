@@ -123,6 +123,9 @@ func New(opts Options) *Model {
 	m.composer = newComposerPane(m.styles, &m.keys, opts.Sanitize)
 	m.results = newResultsPane(m.styles, &m.keys)
 	m.explore = newExplorePane(m.styles, &m.keys, opts.Sanitize)
+	if opts.Roots != nil {
+		m.explore.setRoots(opts.Roots.List())
+	}
 	m.panes = [numFocus]pane{focusTools: &m.tools, focusSchema: &m.schema, focusComposer: &m.composer, focusResults: &m.results, focusExplore: &m.explore}
 	m.schema.setForms(sideForms)
 	m.tools.Focus()
@@ -261,6 +264,7 @@ func (m *Model) syncKeys() {
 	// Run stays enabled even when it cannot work: pressing it says why.
 	k.LeaveEdit.SetEnabled(!m.running())
 	k.Level.SetEnabled(m.focus == focusExplore && m.explore.tab == tabLog)
+	k.EditRoots.SetEnabled(m.focus == focusExplore && m.explore.tab == tabServer && m.opts.Roots != nil)
 	k.Open.SetEnabled(m.focus == focusExplore && (m.explore.tab == tabResources || m.explore.tab == tabPrompts || m.explore.tab == tabTemplates || m.explore.tab == tabTasks))
 	m.syncTaskKeys()
 	k.SaveResult.SetEnabled(m.results.current() != nil && m.results.current().done)

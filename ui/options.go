@@ -87,6 +87,9 @@ type Options struct {
 	WriteFile  func(path string, data []byte) error
 	Now        func() time.Time
 	WorkingDir string // where relative save/open paths resolve
+	// Roots, when set, are the roots the session offers: the Server tab
+	// lists and changes them (roots.go).
+	Roots *session.Roots
 	// Ask, when set, is the session's Asker: the server's sampling and
 	// elicitation requests open a dialog here (ask.go).
 	Ask *AskBridge

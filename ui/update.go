@@ -250,6 +250,13 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 	case askMsg:
 		return m.onAsk(msg)
 
+	case editRootsMsg:
+		return m.rootsDialog()
+	case setRootsMsg:
+		return m.setRootsCmd(msg.dirs)
+	case rootsSetMsg:
+		return m.onRootsSet(msg)
+
 	case askEventMsg:
 		return m.onAskEvent(msg)
 
