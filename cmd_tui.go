@@ -144,6 +144,7 @@ func (c *cli) workbench(sf *serverFlags, o *tuiOptions) (ui.Options, *session.Ta
 		DisableMouse: o.noMouse,
 		Ask:          ask,
 		Notice:       notice,
+		Roots:        target.Options.Roots,
 	}
 	if dir, err := history.StateDir(c.getenv, env.Home); err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm: the draft and history are kept in memory only:", err)
