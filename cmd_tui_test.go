@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/mcpterm/mcpterm/session"
 )
 
 // The workbench's options come from its flags, and its connections name
@@ -34,6 +36,14 @@ func TestWorkbenchOptions(t *testing.T) {
 	}
 	if opts.Encoding != "cl100k_base" || !opts.DisableMouse || opts.History == nil || opts.Drafts == nil || opts.Connect == nil {
 		t.Errorf("options: %+v", opts)
+	}
+	// The workbench asks the person (its AskBridge is the session's Asker)
+	// and shows the session's own roots (the current directory by default).
+	if opts.Ask == nil || target.Options.Asker != session.Asker(opts.Ask) {
+		t.Errorf("the session's Asker %T is not the workbench's bridge", target.Options.Asker)
+	}
+	if opts.Roots == nil || opts.Roots != target.Options.Roots || len(opts.Roots.List()) != 1 {
+		t.Errorf("roots: workbench %v, session %v", opts.Roots, target.Options.Roots)
 	}
 
 	for _, tc := range []struct {
