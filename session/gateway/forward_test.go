@@ -171,18 +171,18 @@ func TestForwardEverythingHTTP(t *testing.T) {
 	t.Parallel()
 	cs := newClientSide(t)
 	f := &fakeClient{}
-	f.setRoots("file:///work/project-a")
+	f.setRoots("file:///projects/project-a")
 	c := httpClientSide(t, serveHTTP(t, cs.g), f)
 
-	cs.awaitUpstreamRoots(t, "file:///work/project-a")
-	cs.serverRoots(t, c, "file:///work/project-a") // and not the fallback
+	cs.awaitUpstreamRoots(t, "file:///projects/project-a")
+	cs.serverRoots(t, c, "file:///projects/project-a") // and not the fallback
 
-	f.setRoots("file:///work/project-a", "file:///work/project-b")
+	f.setRoots("file:///projects/project-a", "file:///projects/project-b")
 	if err := c.RootListChanges(ctxT(t, hangGuard)); err != nil {
 		t.Fatal(err)
 	}
-	cs.awaitUpstreamRoots(t, "file:///work/project-b")
-	contains(t, cs.serverRoots(t, c, "file:///work/project-b"), "file:///work/project-a")
+	cs.awaitUpstreamRoots(t, "file:///projects/project-b")
+	contains(t, cs.serverRoots(t, c, "file:///projects/project-b"), "file:///projects/project-a")
 
 	res := termCall(t, c, cs.expr(t, "trigger-sampling-request", `{"prompt":"say hi","maxTokens":20}`))
 	contains(t, text(res), "a reply from the gateway's client", "client-model")
@@ -231,15 +231,15 @@ func TestForwardRootsOfManyClients(t *testing.T) {
 	cs := newClientSide(t)
 	url := serveHTTP(t, cs.g)
 	a, b := &fakeClient{}, &fakeClient{}
-	a.setRoots("file:///work/a", "file:///work/shared")
-	b.setRoots("file:///work/shared", "file:///work/b", "https://example.com/not-a-root")
+	a.setRoots("file:///projects/a", "file:///projects/shared")
+	b.setRoots("file:///projects/shared", "file:///projects/b", "https://example.com/not-a-root")
 	ca := httpClientSide(t, url, a)
-	cs.awaitUpstreamRoots(t, "file:///work/a")
+	cs.awaitUpstreamRoots(t, "file:///projects/a")
 	cb := httpClientSide(t, url, b)
-	cs.awaitUpstreamRoots(t, "file:///work/b")
-	got := cs.serverRoots(t, ca, "file:///work/b")
-	if i, j, k := strings.Index(got, "file:///work/a"), strings.Index(got, "file:///work/shared"), strings.Index(got, "file:///work/b"); i < 0 || j < i || k < j ||
-		strings.Count(got, "file:///work/shared") != 1 || strings.Contains(got, "example.com") {
+	cs.awaitUpstreamRoots(t, "file:///projects/b")
+	got := cs.serverRoots(t, ca, "file:///projects/b")
+	if i, j, k := strings.Index(got, "file:///projects/a"), strings.Index(got, "file:///projects/shared"), strings.Index(got, "file:///projects/b"); i < 0 || j < i || k < j ||
+		strings.Count(got, "file:///projects/shared") != 1 || strings.Contains(got, "example.com") {
 		t.Errorf("want a, shared, b once each, in order:\n%s", got)
 	}
 	cs.rem.await(t, "left out 1 of the roots of client gateway-test")
