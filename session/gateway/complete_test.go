@@ -1,15 +1,9 @@
 package gateway
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/mcpterm/mcpterm/session"
 )
@@ -44,34 +38,8 @@ type compsubOutcome struct {
 // runCompsub runs the SDK client of testdata/compsub.mjs against url.
 func runCompsub(t *testing.T, url string, steps []compsubStep) compsubOutcome {
 	t.Helper()
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("testdata", "compsub.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "compsub.mjs"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(sdk(t), "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	script, _ := json.Marshal(map[string]any{"url": url, "steps": steps})
-	if err := os.WriteFile(filepath.Join(dir, "script.json"), script, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "compsub.mjs", "script.json")
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("node compsub.mjs: %v\n%s", err, stderr.String())
-	}
 	var out compsubOutcome
-	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-		t.Fatalf("compsub.mjs output: %v\n%s\n%s", err, clip(stdout.Bytes()), stderr.String())
-	}
+	runSDKScript(t, "compsub.mjs", map[string]any{"url": url, "steps": steps}, &out)
 	if out.Error != "" {
 		t.Fatalf("compsub.mjs: %s", out.Error)
 	}

@@ -1,15 +1,10 @@
 package gateway
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -61,34 +56,8 @@ type csOutcome struct {
 // client.mjs.
 func runClientSide(t *testing.T, s csScript) csOutcome {
 	t.Helper()
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("testdata", "clientside.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "clientside.mjs"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(sdk(t), "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	script, _ := json.Marshal(s)
-	if err := os.WriteFile(filepath.Join(dir, "script.json"), script, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "clientside.mjs", "script.json")
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("node clientside.mjs: %v\n%s", err, stderr.String())
-	}
 	var out csOutcome
-	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-		t.Fatalf("clientside.mjs output: %v\n%s\n%s", err, clip(stdout.Bytes()), stderr.String())
-	}
+	runSDKScript(t, "clientside.mjs", s, &out)
 	for _, s := range out.Sessions {
 		if s.Error != "" {
 			t.Fatalf("session %s: %s", s.Name, s.Error)

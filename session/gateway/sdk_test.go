@@ -140,43 +140,50 @@ type clientOutcome struct {
 	} `json:"sessions"`
 }
 
-// runClient runs the SDK client on a script. client.mjs is copied next to
-// a link to the installed node_modules, so that Node resolves the SDK from
-// there without anything installed in the repository.
+// runClient runs the SDK client (testdata/client.mjs) on a script.
 func runClient(t testing.TB, s clientScript) clientOutcome {
 	t.Helper()
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("testdata", "client.mjs"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "client.mjs"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(sdk(t), "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	script, _ := json.Marshal(s)
-	if err := os.WriteFile(filepath.Join(dir, "script.json"), script, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "node", "client.mjs", "script.json")
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("node client.mjs: %v\n%s", err, stderr.String())
-	}
 	var out clientOutcome
-	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
-		t.Fatalf("client.mjs output: %v\n%s\n%s", err, clip(stdout.Bytes()), stderr.String())
-	}
+	runSDKScript(t, "client.mjs", s, &out)
 	for _, s := range out.Sessions {
 		if s.Error != "" {
 			t.Fatalf("session %s: %s", s.Name, s.Error)
 		}
 	}
 	return out
+}
+
+// runSDKScript runs testdata/NAME, an SDK client script, on script (as
+// script.json) and decodes what it prints into out. The script is copied
+// next to a link to the installed node_modules, so that Node resolves the
+// SDK from there without anything installed in the repository.
+func runSDKScript(t testing.TB, name string, script, out any) {
+	t.Helper()
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(sdk(t), "node_modules"), filepath.Join(dir, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := json.Marshal(script)
+	if err := os.WriteFile(filepath.Join(dir, "script.json"), raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "node", name, "script.json")
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("node %s: %v\n%s", name, err, stderr.String())
+	}
+	if err := json.Unmarshal(stdout.Bytes(), out); err != nil {
+		t.Fatalf("%s output: %v\n%s\n%s", name, err, clip(stdout.Bytes()), stderr.String())
+	}
 }
