@@ -10,6 +10,16 @@ import (
 	"strings"
 )
 
+// Openable says why u would not be opened (nil if it would): only an
+// http or https URL with a host is.
+func Openable(u string) error {
+	parsed, err := url.Parse(u)
+	if err != nil || (parsed.Scheme != "http" && parsed.Scheme != "https") || parsed.Host == "" {
+		return fmt.Errorf("not opening %q: only http and https URLs are opened", u)
+	}
+	return nil
+}
+
 // OpenURL opens u in the person's browser: $BROWSER first (a command line;
 // a "%s" in it is replaced by the URL, else the URL is its last argument,
 // and a ':'-separated list is tried in order), then xdg-open (or open on
@@ -18,9 +28,8 @@ import (
 // browser can follow it; OpenURL waits for the opener to exit (bounded by
 // ctx), which a headless $BROWSER script uses to finish a redirect flow.
 func OpenURL(ctx context.Context, u string, getenv func(string) string) error {
-	parsed, err := url.Parse(u)
-	if err != nil || (parsed.Scheme != "http" && parsed.Scheme != "https") || parsed.Host == "" {
-		return fmt.Errorf("not opening %q: only http and https URLs are opened", u)
+	if err := Openable(u); err != nil {
+		return err
 	}
 	var tried []string
 	if b := getenv("BROWSER"); b != "" {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -120,6 +121,24 @@ func DirRoots(dirs ...string) ([]mcp.Root, error) {
 		out = append(out, mcp.Root{URI: u.String(), Name: filepath.Base(abs)})
 	}
 	return out, nil
+}
+
+// DirRootsAt is DirRoots for directories as a person types them: relative
+// ones start at cwd, and each must be a directory (the error names the
+// first that is not). The command line's --root and the workbench's roots
+// dialog both read them so.
+func DirRootsAt(cwd string, dirs ...string) ([]mcp.Root, error) {
+	abs := make([]string, len(dirs))
+	for i, d := range dirs {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(cwd, d)
+		}
+		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("%s: not a directory", dirs[i])
+		}
+		abs[i] = d
+	}
+	return DirRoots(abs...)
 }
 
 // List returns a copy of the roots offered now.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -112,5 +114,28 @@ func TestInProcessClientSide(t *testing.T) {
 	want := fmt.Sprintf("1 roots, first %s; accept map[n:7]", roots.List()[0].URI)
 	if !r.OK() || resultText(r) != want {
 		t.Fatalf("%v %q, want %q", r.Err, resultText(r), want)
+	}
+}
+
+// TestDirRootsAt: relative directories start at cwd, each must be one, and
+// the error names the first that is not, as typed.
+func TestDirRootsAt(t *testing.T) {
+	cwd := t.TempDir()
+	sub := filepath.Join(cwd, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	roots, err := DirRootsAt(cwd, "sub", cwd)
+	if err != nil || len(roots) != 2 || roots[0].URI != "file://"+filepath.ToSlash(sub) || roots[0].Name != "sub" {
+		t.Fatalf("%+v %v", roots, err)
+	}
+	if _, err := DirRootsAt(cwd, "sub", "missing"); err == nil || err.Error() != "missing: not a directory" {
+		t.Errorf("err %v", err)
+	}
+	if _, err := Resolve(Selection{Roots: []string{"missing"}}, Env{Cwd: cwd}, Options{}); err == nil || !strings.Contains(err.Error(), "--root missing: not a directory") {
+		t.Errorf("Resolve: %v", err)
+	}
+	if _, err := Resolve(Selection{Roots: []string{"sub"}, NoRoots: true}, Env{Cwd: cwd}, Options{}); err == nil || !strings.Contains(err.Error(), "--root and --no-roots") {
+		t.Errorf("Resolve both: %v", err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -451,20 +450,14 @@ func DraftKey(src Source) string {
 }
 
 // selectedRoots resolves --root directories against cwd (the current
-// directory when none is given); each must be a directory.
+// directory when none is given).
 func selectedRoots(dirs []string, cwd string) (*Roots, error) {
 	if len(dirs) == 0 {
 		dirs = []string{cwd}
 	}
-	abs := make([]string, len(dirs))
-	for i, d := range dirs {
-		if !filepath.IsAbs(d) {
-			d = filepath.Join(cwd, d)
-		}
-		if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
-			return nil, &UsageError{Msg: fmt.Sprintf("--root %s: not a directory", dirs[i])}
-		}
-		abs[i] = d
+	roots, err := DirRootsAt(cwd, dirs...)
+	if err != nil {
+		return nil, &UsageError{Msg: "--root " + err.Error(), Err: err}
 	}
-	return NewRoots(abs...)
+	return &Roots{roots: roots}, nil
 }

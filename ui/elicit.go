@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"os"
 
 	tea "charm.land/bubbletea/v2"
@@ -28,7 +27,7 @@ func (m *Model) openElicitation(r *askRequest) tea.Cmd {
 	var d *elicitDialog
 	if session.IsURLElicitation(*r.elicit) {
 		d = newElicitDialog(r, nil, m.opts.Sanitize, m.screenHeight)
-		if u, err := url.Parse(r.elicit.Params.URL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		if session.Openable(r.elicit.Params.URL) != nil {
 			d.urlErr = "not an http(s) URL: mcpterm does not open it"
 		}
 	} else {

@@ -59,18 +59,11 @@ func (m *Model) setRootsCmd(text string) tea.Cmd {
 	return func() tea.Msg {
 		var dirs []string
 		for _, d := range filepath.SplitList(text) {
-			if d = strings.TrimSpace(d); d == "" {
-				continue
+			if d = strings.TrimSpace(d); d != "" {
+				dirs = append(dirs, d)
 			}
-			if !filepath.IsAbs(d) {
-				d = filepath.Join(wd, d)
-			}
-			if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
-				return rootsSetMsg{err: fmt.Errorf("%s is not a directory", d)}
-			}
-			dirs = append(dirs, d)
 		}
-		list, err := session.DirRoots(dirs...)
+		list, err := session.DirRootsAt(wd, dirs...)
 		if err != nil {
 			return rootsSetMsg{err: err}
 		}

@@ -65,7 +65,7 @@ func TestServerTabChangesRoots(t *testing.T) {
 	h.m.modal.(*modal).fields[0].SetValue(filepath.Join(first, "missing"))
 	h.key("enter")
 	h.waitFor("the refusal", msgIs[rootsSetMsg])
-	if !strings.Contains(h.m.flash, "is not a directory") || len(roots.List()) != 2 {
+	if !strings.Contains(h.m.flash, ": not a directory") || len(roots.List()) != 2 {
 		t.Errorf("flash %q, roots %d", h.m.flash, len(roots.List()))
 	}
 }
