@@ -139,3 +139,18 @@ func TestDirRootsAt(t *testing.T) {
 		t.Errorf("Resolve both: %v", err)
 	}
 }
+
+// TestDefaultRootsWithoutCwd: with no --root and no current directory to
+// offer (deleted under mcpterm), the selection still resolves, offering
+// none.
+func TestDefaultRootsWithoutCwd(t *testing.T) {
+	gone := filepath.Join(t.TempDir(), "gone")
+	tg, err := Resolve(Selection{}, Env{Cwd: gone, Home: t.TempDir()}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tg.Close()
+	if tg.Options.Roots == nil || len(tg.Options.Roots.List()) != 0 {
+		t.Errorf("roots %+v, want an empty set", tg.Options.Roots)
+	}
+}

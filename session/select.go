@@ -450,9 +450,13 @@ func DraftKey(src Source) string {
 }
 
 // selectedRoots resolves --root directories against cwd (the current
-// directory when none is given).
+// directory when none is given; none at all when that cannot be known, as
+// when it was deleted under mcpterm, which is no reason to refuse to run).
 func selectedRoots(dirs []string, cwd string) (*Roots, error) {
 	if len(dirs) == 0 {
+		if fi, err := os.Stat(cwd); cwd == "" || err != nil || !fi.IsDir() {
+			return &Roots{}, nil
+		}
 		dirs = []string{cwd}
 	}
 	roots, err := DirRootsAt(cwd, dirs...)
