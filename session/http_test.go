@@ -110,9 +110,9 @@ func testHTTPSession(t *testing.T, s *Session, rec *testserver.Recorder) {
 	if _, sse := s.conn.inner.(*sseBidir); sse || !s.Info().Modern {
 		// Before 2026-07-28, and always over SSE, only
 		// notifications/cancelled stops the handler.
-		waitFor(t, 5*time.Second, "notifications/cancelled sent", func() bool { return hasCancelNotification(s) })
+		waitFor(t, 30*time.Second, "notifications/cancelled sent", func() bool { return hasCancelNotification(s) })
 	}
-	waitFor(t, 5*time.Second, "server-side cancellation", func() bool { return slices.Contains(rec.Cancelled(), "hang") })
+	waitFor(t, 30*time.Second, "server-side cancellation", func() bool { return slices.Contains(rec.Cancelled(), "hang") })
 	if _, err := s.ReadResource(ctx, "mem://hello"); err != nil {
 		t.Errorf("read: %v", err)
 	}

@@ -106,11 +106,16 @@ func (f *flow) typeText(s string) {
 	f.tm.Type(s)
 }
 
+// flowHangGuard bounds how long a flow may take to end: only a hang should
+// reach it (1,200 keys typed under -race on a loaded 2-core machine took
+// longer than 20 s).
+const flowHangGuard = 90 * time.Second
+
 // finish quits (forcing past the quit dialog) and returns the last screen.
 func (f *flow) finish() string {
 	f.t.Helper()
 	f.keys("ctrl+c", "ctrl+c")
-	fm := f.tm.FinalModel(f.t, teatest.WithFinalTimeout(20*time.Second)).(probed)
+	fm := f.tm.FinalModel(f.t, teatest.WithFinalTimeout(flowHangGuard)).(probed)
 	f.forget()
 	return ansi.Strip(fm.Screen())
 }
@@ -262,7 +267,7 @@ func TestFlowFastTypingLosesNoKeys(t *testing.T) {
 	text := strings.Repeat(`{"name": "file_read", "arguments": {"path": "abcdefghij"}} `, 20)
 	f.typeText(text)
 	f.keys("ctrl+c", "ctrl+c")
-	fm := f.tm.FinalModel(t, teatest.WithFinalTimeout(20*time.Second)).(probed)
+	fm := f.tm.FinalModel(t, teatest.WithFinalTimeout(flowHangGuard)).(probed)
 	if got := fm.composer.Value(); got != text {
 		t.Fatalf("typed %d bytes, editor holds %d:\n%q", len(text), len(got), got)
 	}
