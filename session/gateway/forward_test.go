@@ -56,7 +56,10 @@ func (cs *clientSide) awaitUpstreamRoots(t *testing.T, want string) {
 	t.Helper()
 	ch, stop := cs.up.Tap().Subscribe()
 	defer stop()
-	timer := time.NewTimer(hangGuard)
+	// Longer than hangGuard: the roots reach the gateway on its client's
+	// GET stream, which mcp-go's client retries a second or more after a
+	// failed open; under a loaded CI run 10 s was once not enough.
+	timer := time.NewTimer(3 * hangGuard)
 	defer timer.Stop()
 	answered := func() bool {
 		msgs := cs.up.Tap().Messages()
