@@ -1,16 +1,10 @@
 package ui
 
 import (
-	"context"
-	"errors"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/mcpterm/mcpterm/session"
-	"github.com/mcpterm/mcpterm/session/peers"
 )
 
 // TestElicitEverything: server-everything's trigger-elicitation-request,
@@ -18,20 +12,7 @@ import (
 // a real stdio subprocess; the answer typed there comes back in the tool's
 // result.
 func TestElicitEverything(t *testing.T) {
-	p, err := peers.Everything(context.Background(), os.Getenv)
-	if err != nil {
-		if errors.Is(err, peers.ErrNoNode) && os.Getenv("CI") != "true" {
-			t.Skipf("end-to-end test skipped: %v", err)
-		}
-		t.Fatal(err)
-	}
-	src := session.Source{Kind: session.Stdio, Name: "server-everything", Command: p.Node, Args: []string{p.Entry, "stdio"}}
-	e := serverEnv(t, src)
-	bridge := NewAskBridge()
-	e.opts.Ask = bridge
-	e.opts.Connect = func(ctx context.Context) (Session, error) {
-		return session.Open(ctx, src, session.Options{ClientName: "mcpterm-test", Asker: bridge})
-	}
+	e := everythingAskEnv(t) // sampling_e2e_test.go
 	h := newHarness(t, e.opts, 160, 48)
 	h.ready()
 	h.key("2")
