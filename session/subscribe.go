@@ -133,25 +133,19 @@ func (s *Session) UnsubscribeResource(ctx context.Context, uri string) error {
 	if !canSubscribe(c) {
 		return nil
 	}
-	if c.info.Modern {
-		s.relisten(c)
-		return nil
-	}
-	ctx, cancel := context.WithTimeoutCause(ctx, s.opts.CallTimeout, ErrTimeout)
-	defer cancel()
-	ctx, capt := withCapture(ctx)
-	req := mcp.UnsubscribeRequest{}
-	req.Params.URI = uri
-	//lint:ignore SA1019 resources/unsubscribe is the protocol before 2026-07-28, which is what this connection speaks
-	if err := c.client.Unsubscribe(ctx, req); err != nil {
-		return s.classify(ctx, err, capt, "resources/unsubscribe")
-	}
-	return nil
+	return s.sendSubscription(ctx, c, uri, false)
 }
 
 // subscribeOn sends one subscription on connection c; on a 2026-07-28
 // connection it reopens the stream with the set (which holds uri).
 func (s *Session) subscribeOn(ctx context.Context, c *conn, uri string) error {
+	return s.sendSubscription(ctx, c, uri, true)
+}
+
+// sendSubscription sends resources/subscribe (or unsubscribe) for uri on
+// connection c; on a 2026-07-28 connection it reopens the listen stream
+// with the set instead, which already holds (or no longer holds) uri.
+func (s *Session) sendSubscription(ctx context.Context, c *conn, uri string, on bool) error {
 	if c.info.Modern {
 		s.relisten(c)
 		return nil
@@ -159,11 +153,22 @@ func (s *Session) subscribeOn(ctx context.Context, c *conn, uri string) error {
 	ctx, cancel := context.WithTimeoutCause(ctx, s.opts.CallTimeout, ErrTimeout)
 	defer cancel()
 	ctx, capt := withCapture(ctx)
-	req := mcp.SubscribeRequest{}
-	req.Params.URI = uri
-	//lint:ignore SA1019 resources/subscribe is the protocol before 2026-07-28, which is what this connection speaks
-	if err := c.client.Subscribe(ctx, req); err != nil {
-		return s.classify(ctx, err, capt, "resources/subscribe")
+	method := "resources/unsubscribe"
+	var err error
+	if on {
+		method = "resources/subscribe"
+		req := mcp.SubscribeRequest{}
+		req.Params.URI = uri
+		//lint:ignore SA1019 resources/subscribe is the protocol before 2026-07-28, which is what this connection speaks
+		err = c.client.Subscribe(ctx, req)
+	} else {
+		req := mcp.UnsubscribeRequest{}
+		req.Params.URI = uri
+		//lint:ignore SA1019 resources/unsubscribe is the protocol before 2026-07-28, which is what this connection speaks
+		err = c.client.Unsubscribe(ctx, req)
+	}
+	if err != nil {
+		return s.classify(ctx, err, capt, method)
 	}
 	return nil
 }
