@@ -40,17 +40,24 @@ func (a *recordingAsker) Elicit(_ context.Context, _ string, req mcp.Elicitation
 	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, nil
 }
 
-// TestEverythingClientCapabilities: with roots and an Asker, the reference
-// server shows its capability-gated tools, and its sampling and roots tools
-// reach mcpterm's handlers over a real stdio subprocess.
-func TestEverythingClientCapabilities(t *testing.T) {
+// everythingClientSide is a session on the reference server that offers
+// one root and answers with a recordingAsker.
+func everythingClientSide(t *testing.T) (*Session, *Roots, *recordingAsker) {
+	t.Helper()
 	src := everything(t)
 	roots, err := NewRoots(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	asker := &recordingAsker{}
-	s := open(t, src, Options{Roots: roots, Asker: asker})
+	return open(t, src, Options{Roots: roots, Asker: asker}), roots, asker
+}
+
+// TestEverythingClientCapabilities: with roots and an Asker, the reference
+// server shows its capability-gated tools, and its sampling and roots tools
+// reach mcpterm's handlers over a real stdio subprocess.
+func TestEverythingClientCapabilities(t *testing.T) {
+	s, roots, asker := everythingClientSide(t)
 	ctx := ctxT(t, 60*time.Second)
 	set, err := s.Tools(ctx)
 	if err != nil {

@@ -254,13 +254,7 @@ func TestTaskModernWithoutResult(t *testing.T) {
 // support required) over a real stdio subprocess, ambiguous so that the
 // task goes input_required and asks its question through tasks/result.
 func TestTaskEverything(t *testing.T) {
-	src := everything(t)
-	roots, err := NewRoots(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	asker := &recordingAsker{}
-	s := open(t, src, Options{Roots: roots, Asker: asker})
+	s, _, asker := everythingClientSide(t)
 	ctx := ctxT(t, 90*time.Second)
 	if got := s.TaskSupport(ctx, "simulate-research-query"); got != mcp.TaskSupportRequired {
 		t.Fatalf("TaskSupport = %q", got)
