@@ -19,6 +19,11 @@ type Tool struct {
 	OutputSchema *ojson.Value // nil when the tool declares none
 	Annotations  Annotations
 	Raw          *ojson.Value
+	// Server names the upstream server the tool comes from when one list
+	// merges several servers' tools (the gateway over a config); empty for
+	// a single server's list, whose Set.Server says it. Renderers group
+	// tools by it.
+	Server string
 }
 
 // Annotations are the behaviour hints of MCP. A nil pointer means the server
