@@ -1,0 +1,232 @@
+package bpe
+
+import "github.com/mcpterm/mcpterm/tokens/internal/ranks"
+
+// shortPiece is the length up to which a piece is merged with tiktoken's own
+// algorithm on stack arrays: a linear scan for the lowest-ranked pair per
+// merge, O(n²) but with nothing allocated, and faster than a heap for the
+// words and JSON fragments that make up nearly every piece.
+const shortPiece = 128
+
+const noRank = ^uint32(0)
+
+// countPiece is the number of tokens tiktoken's byte-pair merge gives one
+// pre-tokenizer piece.
+func countPiece(t *ranks.Table, p string) int {
+	if len(p) <= 1 {
+		return len(p)
+	}
+	if _, ok := t.Rank(p); ok {
+		return 1
+	}
+	if len(p) <= shortPiece {
+		var st [shortPiece + 1]int32
+		var rk [shortPiece + 1]uint32
+		return len(mergeShort(t, p, st[:0], rk[:0])) - 1
+	}
+	return mergeLong(t, p, nil)
+}
+
+// appendPiece appends the ranks of one piece's tokens to dst.
+func appendPiece(t *ranks.Table, dst []int, p string) []int {
+	if len(p) == 0 {
+		return dst
+	}
+	if r, ok := t.Rank(p); ok {
+		return append(dst, r)
+	}
+	if len(p) <= shortPiece {
+		var st [shortPiece + 1]int32
+		var rk [shortPiece + 1]uint32
+		bounds := mergeShort(t, p, st[:0], rk[:0])
+		for k := 0; k+1 < len(bounds); k++ {
+			r, _ := t.Rank(p[bounds[k]:bounds[k+1]])
+			dst = append(dst, r)
+		}
+		return dst
+	}
+	var ends []int32
+	mergeLong(t, p, &ends)
+	start := int32(0)
+	for _, e := range ends {
+		r, _ := t.Rank(p[start:e])
+		dst = append(dst, r)
+		start = e
+	}
+	return dst
+}
+
+// rankOf is the rank of p[a:b] as a pair candidate, noRank if none.
+func rankOf(t *ranks.Table, p string, a, b int32) uint32 {
+	if r, ok := t.Rank(p[a:b]); ok {
+		return uint32(r)
+	}
+	return noRank
+}
+
+// mergeShort is tiktoken's merge: parts are kept as their start offsets
+// (with len(p) as a sentinel), rank[i] is the rank of parts i and i+1
+// joined; the lowest rank, leftmost on ties, merges until no pair is a
+// token. It returns the final boundaries.
+func mergeShort(t *ranks.Table, p string, start []int32, rank []uint32) []int32 {
+	n := int32(len(p))
+	for i := int32(0); i <= n; i++ {
+		start = append(start, i)
+		rank = append(rank, noRank)
+	}
+	for i := int32(0); i+2 <= n; i++ {
+		rank[i] = rankOf(t, p, i, i+2)
+	}
+	for {
+		m := len(start)
+		best, bi := noRank, -1
+		for i := 0; i+1 < m; i++ {
+			if rank[i] < best {
+				best, bi = rank[i], i
+			}
+		}
+		if bi < 0 {
+			return start
+		}
+		// Parts bi and bi+1 become one; the pairs ending and starting at it
+		// are re-ranked with the part after bi+1 in mind.
+		if bi+3 < m {
+			rank[bi] = rankOf(t, p, start[bi], start[bi+3])
+		} else {
+			rank[bi] = noRank
+		}
+		if bi > 0 {
+			rank[bi-1] = rankOf(t, p, start[bi-1], start[bi+2])
+		}
+		copy(start[bi+1:], start[bi+2:])
+		copy(rank[bi+1:], rank[bi+2:])
+		start, rank = start[:m-1], rank[:m-1]
+	}
+}
+
+// mergeLong is the same merge for long pieces (a run of thousands of one
+// letter), in O(n log n): a heap ordered by (rank, position) with stale
+// entries skipped picks exactly the pair the linear scan would. It returns
+// the number of tokens and, if ends is not nil, stores each token's end.
+func mergeLong(t *ranks.Table, p string, ends *[]int32) int {
+	n := len(p)
+	next := make([]int32, n)
+	prev := make([]int32, n)
+	end := make([]int32, n)
+	gen := make([]uint32, n) // bumped whenever a part changes or dies
+	alive := make([]bool, n)
+	for i := range n {
+		next[i], prev[i], end[i], alive[i] = int32(i+1), int32(i-1), int32(i+1), true
+	}
+	next[n-1] = -1
+	h := make(pairHeap, 0, n)
+	candidate := func(i int32) (pair, bool) {
+		if i < 0 || next[i] < 0 {
+			return pair{}, false
+		}
+		j := next[i]
+		r := rankOf(t, p, i, end[j])
+		return pair{rank: r, left: i, right: j, lgen: gen[i], rgen: gen[j]}, r != noRank
+	}
+	for i := int32(0); i < int32(n-1); i++ {
+		if c, ok := candidate(i); ok {
+			h = append(h, c)
+		}
+	}
+	h.init()
+	parts := n
+	for len(h) > 0 {
+		c := h.pop()
+		if !alive[c.left] || !alive[c.right] || gen[c.left] != c.lgen || gen[c.right] != c.rgen || next[c.left] != c.right {
+			continue
+		}
+		l, r := c.left, c.right
+		end[l] = end[r]
+		next[l] = next[r]
+		if next[r] >= 0 {
+			prev[next[r]] = l
+		}
+		alive[r] = false
+		gen[r]++
+		gen[l]++
+		parts--
+		for _, i := range [2]int32{prev[l], l} {
+			if c, ok := candidate(i); ok {
+				h.push(c)
+			}
+		}
+	}
+	if ends != nil {
+		for i := int32(0); i >= 0; i = next[i] {
+			*ends = append(*ends, end[i])
+		}
+	}
+	return parts
+}
+
+type pair struct {
+	rank        uint32
+	left, right int32
+	lgen, rgen  uint32
+}
+
+// pairHeap is a min-heap of pairs by (rank, left), written out rather than
+// used through container/heap, whose interface boxes every pair.
+type pairHeap []pair
+
+func (h pairHeap) less(i, j int) bool {
+	if h[i].rank != h[j].rank {
+		return h[i].rank < h[j].rank
+	}
+	return h[i].left < h[j].left
+}
+
+func (h pairHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h *pairHeap) push(p pair) {
+	*h = append(*h, p)
+	h.up(len(*h) - 1)
+}
+
+func (h *pairHeap) pop() pair {
+	old := *h
+	n := len(old) - 1
+	old[0], old[n] = old[n], old[0]
+	*h = old[:n]
+	h.down(0)
+	return old[n]
+}
+
+func (h pairHeap) up(j int) {
+	for j > 0 {
+		i := (j - 1) / 2
+		if !h.less(j, i) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		j = i
+	}
+}
+
+func (h pairHeap) down(i int) {
+	n := len(h)
+	for {
+		l := 2*i + 1
+		if l >= n {
+			return
+		}
+		j := l
+		if r := l + 1; r < n && h.less(r, l) {
+			j = r
+		}
+		if !h.less(j, i) {
+			return
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
+}
