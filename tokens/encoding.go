@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2"
+	"github.com/mcpterm/mcpterm/tokens/internal/bpe"
 	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 )
@@ -70,13 +71,35 @@ func specFor(name string) (spec, error) {
 // tiktoken-go's process-global BPE loader (which would otherwise default to
 // downloading the ranks) and no state outside this value is changed.
 type encoder struct {
-	name  string
+	name string
+	// core is the precomputed exact tokenizer (tokens/internal/bpe); when
+	// set, nothing below it is used. The rest is tiktoken-go's path, kept
+	// for an encoding not precomputed and as the tests' second opinion.
+	core  *bpe.Encoding
 	tk    *tiktoken.Tiktoken
 	ranks map[string]int
 	re    *regexp2.Regexp
 }
 
+// loadEncoder opens the precomputed core for name (a header check, no
+// allocation to speak of), or loads tiktoken-go for an encoding without one.
 func loadEncoder(name string) (*encoder, error) {
+	if _, err := specFor(name); err != nil {
+		return nil, err
+	}
+	core, ok, err := bpe.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		return &encoder{name: name, core: core}, nil
+	}
+	return loadLibEncoder(name)
+}
+
+// loadLibEncoder builds the encoding through tiktoken-go from the loader's
+// rank files: a few hundred milliseconds and tens of megabytes.
+func loadLibEncoder(name string) (*encoder, error) {
 	sp, err := specFor(name)
 	if err != nil {
 		return nil, err
@@ -116,6 +139,9 @@ func (e *encoder) count(text string) int {
 	if text == "" {
 		return 0
 	}
+	if e.core != nil {
+		return e.core.Count(text)
+	}
 	if !hasLongRun(text, longRun) {
 		return len(e.tk.EncodeOrdinary(text))
 	}
@@ -126,6 +152,9 @@ func (e *encoder) count(text string) int {
 // blocks, unbroken CJK): the same pre-tokenizer, then a heap-based byte-pair
 // merge that is O(n log n) instead of O(n²) per piece.
 func (e *encoder) countPieces(text string) int {
+	if e.core != nil {
+		return e.core.Count(text)
+	}
 	runes := []rune(text)
 	n := 0
 	m, err := e.re.FindRunesMatch(runes)

@@ -6,8 +6,8 @@ import (
 )
 
 // TestReferenceCounts checks every fixture text against the counts OpenAI's
-// tiktoken gave (testdata/reference_counts.json), through the library path,
-// the long-run path and the cached Counter.
+// tiktoken gave (testdata/reference_counts.json), through the exact core, the
+// cached Counter, and tiktoken-go (library and long-run paths).
 func TestReferenceCounts(t *testing.T) {
 	refs := loadReference(t)
 	if len(refs) < 300 {
@@ -15,13 +15,17 @@ func TestReferenceCounts(t *testing.T) {
 	}
 	for _, enc := range Encodings() {
 		e := testEncoder(t, enc)
+		lib := testLibEncoder(t, enc)
 		c := testCounter(t, enc)
 		for _, r := range refs {
 			want := r.Counts[enc]
 			if got := e.count(r.Text); got != want {
 				t.Errorf("%s %s: count %d, reference %d", enc, r.Name, got, want)
 			}
-			if got := e.countPieces(r.Text); got != want {
+			if got := lib.count(r.Text); got != want {
+				t.Errorf("%s %s: tiktoken-go %d, reference %d", enc, r.Name, got, want)
+			}
+			if got := lib.countPieces(r.Text); got != want {
 				t.Errorf("%s %s: piece path %d, reference %d", enc, r.Name, got, want)
 			}
 			got, err := c.Count(r.Text)

@@ -32,6 +32,28 @@ func testEncoder(t testing.TB, name string) *encoder {
 	return e
 }
 
+var (
+	testLibMu   sync.Mutex
+	testLibEncs = map[string]*encoder{}
+)
+
+// testLibEncoder is the tiktoken-go encoder of an encoding (the second
+// opinion), shared by the tests.
+func testLibEncoder(t testing.TB, name string) *encoder {
+	t.Helper()
+	testLibMu.Lock()
+	defer testLibMu.Unlock()
+	if e, ok := testLibEncs[name]; ok {
+		return e
+	}
+	e, err := loadLibEncoder(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testLibEncs[name] = e
+	return e
+}
+
 // testCounter is a fresh Counter (empty cache) over the shared encoder.
 func testCounter(t testing.TB, name string, opts ...Option) *Counter {
 	t.Helper()
