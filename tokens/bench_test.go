@@ -217,3 +217,78 @@ func synthSet(n int) *toolset.Set {
 	}
 	return set
 }
+
+// BenchmarkLoadTiktokenGo is the load before the precomputed core:
+// tiktoken-go building its maps from the loader's base64 rank files.
+func BenchmarkLoadTiktokenGo(b *testing.B) {
+	for _, enc := range Encodings() {
+		b.Run(enc, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := loadLibEncoder(enc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// tokenizerBenchTexts are the texts of the throughput benchmark: the corpus
+// tool lists as baseline JSON (what an LLM API receives) and 1 MB of mixed
+// text (prose, code, JSON, CJK, emoji, whitespace). bench_reference.js in
+// testdata times the reference WASM build on the same texts.
+func tokenizerBenchTexts(b testing.TB) map[string]string {
+	var corpus strings.Builder
+	for _, p := range corpusFiles(b) {
+		corpus.WriteString(loadSet(b, p).Baseline().Compact())
+		corpus.WriteString("\n")
+	}
+	unit := "The quick brown fox's HTTPServer didn't answer; retrying in 250 ms.\n" +
+		"func main() {\n\tfmt.Println(\"héllo, wörld\")\n}\n" +
+		`{"name":"read_file","description":"Read a file","input_schema":{"type":"object"}}` + "\n" +
+		"一切始于一个问题：MCP 和 Function Call 有什么区别？ 👍🏽 東京は日本の首都です。\n" +
+		"    indented   text\r\n\r\n" + "Привет, мир! مرحبا بالعالم नमस्ते 1234567\n"
+	var mixed strings.Builder
+	for mixed.Len() < 1<<20 {
+		mixed.WriteString(unit)
+	}
+	return map[string]string{"corpus": corpus.String(), "mixed1MB": mixed.String()}
+}
+
+// BenchmarkEncodeThroughput is warm counting throughput (MB/s), the exact
+// core against tiktoken-go, no cache.
+func BenchmarkEncodeThroughput(b *testing.B) {
+	texts := tokenizerBenchTexts(b)
+	for _, name := range []string{"corpus", "mixed1MB"} {
+		text := texts[name]
+		for _, enc := range Encodings() {
+			for _, impl := range []string{"core", "tiktoken-go"} {
+				e := testEncoder(b, enc)
+				if impl == "tiktoken-go" {
+					e = testLibEncoder(b, enc)
+				}
+				b.Run(name+"/"+enc+"/"+impl, func(b *testing.B) {
+					b.ReportAllocs()
+					b.SetBytes(int64(len(text)))
+					for b.Loop() {
+						e.count(text)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestWriteTokenizerBenchTexts writes the benchmark texts for
+// bench_reference.js when MCPTERM_BENCH_TEXTS names a directory.
+func TestWriteTokenizerBenchTexts(t *testing.T) {
+	dir := os.Getenv("MCPTERM_BENCH_TEXTS")
+	if dir == "" {
+		t.Skip("set MCPTERM_BENCH_TEXTS to a directory to write the benchmark texts")
+	}
+	for name, text := range tokenizerBenchTexts(t) {
+		if err := os.WriteFile(dir+"/"+name+".txt", []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

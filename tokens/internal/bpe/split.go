@@ -50,6 +50,9 @@ var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 
 func classOf(r rune) uint8 {
 	switch {
+	case 0x4e00 <= r && r <= 0x9fff || 0xac00 <= r && r <= 0xd7a3 || 0x3041 <= r && r <= 0x3096 || 0x30a1 <= r && r <= 0x30fa:
+		// CJK ideographs, Hangul syllables, kana: all Lo, looked up often.
+		return cU | cW | cL
 	case unicode.IsLetter(r):
 		switch {
 		case unicode.Is(unicode.Lo, r):
