@@ -22,9 +22,10 @@ const DefaultCacheBytes = 8 << 20
 // would cost more in lookups than it saves.
 const smallText = 64
 
-// Counter counts tokens of one encoding. Loading the ranks takes a few
-// hundred milliseconds, so it happens once, lazily, on a goroutine of its
-// own; a UI asks Ready or calls TryCount and never waits. Counts are cached
+// Counter counts tokens of one encoding. The precomputed encodings open in
+// under a microsecond, but an encoding loaded through tiktoken-go takes a
+// few hundred milliseconds, so loading still happens once, lazily, on a
+// goroutine of its own; a UI asks Ready or calls TryCount and never waits. Counts are cached
 // by text and by segment, so recounting an edited buffer only encodes the
 // segments the edit touched. A Counter is safe for concurrent use.
 type Counter struct {

@@ -5,7 +5,7 @@
 // ordinary text (no allowed specials, no disallowed-special check).
 //
 // Run from the module root (see README.md next to this file):
-//   NODE_PATH=/tmp/tiktoken-ref/node_modules node tokens/testdata/gen_reference.js \
+//   NODE_PATH=$(bash tokens/testdata/install-tiktoken.sh) node tokens/testdata/gen_reference.js \
 //     ../shared/corpus > tokens/testdata/reference_counts.json
 "use strict";
 const fs = require("fs");
@@ -108,7 +108,7 @@ function pkgVersion(name) {
 
 const meta = {
   generator: "tokens/testdata/gen_reference.js",
-  command: "NODE_PATH=/tmp/tiktoken-ref/node_modules node tokens/testdata/gen_reference.js ../shared/corpus > tokens/testdata/reference_counts.json",
+  command: "NODE_PATH=$(bash tokens/testdata/install-tiktoken.sh) node tokens/testdata/gen_reference.js ../shared/corpus > tokens/testdata/reference_counts.json",
   note: "js_tiktoken_* fields record where the pure-JS port disagrees with the reference; the reference counts are the ones to match",
   reference: "npm tiktoken@" + pkgVersion("tiktoken") + " (OpenAI's Rust tiktoken as WASM), cross-checked with js-tiktoken@" + pkgVersion("js-tiktoken"),
   encode: "encode(text, allowed_special=[], disallowed_special=[]): special-token text counts as ordinary text",
