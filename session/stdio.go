@@ -31,8 +31,8 @@ type stdioTransport struct {
 	dir     string
 	maxMsg  int
 	events  *eventLog
-	// grace is how long a server gets to exit after its stdin closes, and
-	// then again after SIGTERM. Short, because a command-line call waits
+	// grace is how long a server gets to exit after SIGTERM (after its
+	// stdin closes it gets at most eofGrace). Short, because a command-line call waits
 	// for it on every exit, and servers with timers pending (a cancelled
 	// long job) often ignore the closed stdin.
 	grace time.Duration
@@ -462,7 +462,11 @@ func (s *stdioTransport) Close() error {
 		// Not under wmu: a write blocked on a server that no longer reads
 		// its stdin would hold it forever; closing the pipe ends that write.
 		_ = s.stdin.Close()
-		if !s.waitExit(s.grace) && !s.leaderGone() {
+		// Many servers (server-everything among them) never read EOF as
+		// the end, so the polite step gets a short wait of its own rather
+		// than a full grace: the CLI's exit after its answer is this plus
+		// the SIGTERM the server does honour.
+		if !s.waitExit(min(eofGrace, s.grace)) && !s.leaderGone() {
 			signalGroup(s.cmd.Process, syscall.SIGTERM)
 			if !s.waitExit(s.grace) && !s.leaderGone() {
 				// Nothing in the group survives this, so there is nothing
@@ -477,6 +481,10 @@ func (s *stdioTransport) Close() error {
 	})
 	return nil
 }
+
+// eofGrace is how long a server gets to exit on its own once its stdin is
+// closed, before SIGTERM.
+const eofGrace = 100 * time.Millisecond
 
 // leaderGone reports a server process that has exited although exited
 // has not closed yet: Wait is still copying its stderr, which a child it
