@@ -27,8 +27,8 @@ type RPCError struct {
 func (e *RPCError) Error() string { return fmt.Sprintf("JSON-RPC error %d: %s", e.Code, e.Message) }
 
 // ResultToTerm renders a CallToolResult. Structured content comes first as
-// (:key value ...) data; a text item that only repeats it as JSON (which the
-// spec asks servers to send for old clients) is left out.
+// (:key value ...) data; a text item that only repeats it (see repeats) is
+// left out, so a model reads and pays for the data once.
 func ResultToTerm(result *ojson.Value) *sexpr.Node {
 	if result == nil || result.Kind != ojson.Object {
 		return errTerm(sexpr.Sym("invalid-result"), "the server's result is not a JSON object")
@@ -46,10 +46,8 @@ func ResultToTerm(result *ojson.Value) *sexpr.Node {
 		for _, c := range content.Items {
 			if c.Get("type").StringOr("") == "text" {
 				text := c.Get("text").StringOr("")
-				if comparable {
-					if v, err := ojson.Parse([]byte(text)); err == nil && checkJSON(v, maxValueDepth) == "" && ojson.Equal(v, sc) {
-						continue
-					}
+				if comparable && repeats(text, sc) {
+					continue
 				}
 				texts = append(texts, text)
 				items = append(items, sexpr.Str(text))
@@ -72,6 +70,44 @@ func ResultToTerm(result *ojson.Value) *sexpr.Node {
 		return errTerm(sexpr.Sym("tool"), msg, items...)
 	}
 	return sexpr.L(append([]*sexpr.Node{sexpr.Sym("ok")}, items...)...)
+}
+
+// repeats reports whether a text content item carries the same data as the
+// structured content, so showing both would say it twice. Two shapes are
+// taken, both what reference servers send for clients without
+// structuredContent support, and in both the text can be rebuilt from the
+// structured value:
+//   - the text is the structured value serialised as JSON (any key order,
+//     spacing or number spelling): the spec's own advice;
+//   - the structured value is an object and the text is one of its
+//     top-level members: the member's string exactly (server-filesystem's
+//     read_text_file sends {"content": TEXT} beside TEXT, server-memory's
+//     delete_observations {"success": true, "message": TEXT} beside TEXT), or
+//     the member's value as JSON (server-memory sends {"entities": [...]}
+//     beside the array's JSON).
+//
+// Anything else, a text that says more or less than the data, is kept: in
+// doubt both are shown.
+func repeats(text string, sc *ojson.Value) bool {
+	var parsed *ojson.Value
+	if v, err := ojson.Parse([]byte(text)); err == nil && checkJSON(v, maxValueDepth) == "" {
+		parsed = v
+	}
+	if parsed != nil && ojson.Equal(parsed, sc) {
+		return true
+	}
+	if sc.Kind != ojson.Object {
+		return false
+	}
+	for _, m := range sc.Members {
+		if m.Value.Kind == ojson.String && m.Value.Str == text {
+			return true
+		}
+		if m.Value.Kind != ojson.String && parsed != nil && ojson.Equal(parsed, m.Value) {
+			return true
+		}
+	}
+	return false
 }
 
 func errTerm(code *sexpr.Node, msg string, extra ...*sexpr.Node) *sexpr.Node {

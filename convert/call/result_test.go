@@ -29,6 +29,16 @@ func TestResultToTerm(t *testing.T) {
 		// structured content first; the text that repeats it is dropped, other text kept
 		{`{"content":[{"type":"text","text":"{\"a\": 1}"},{"type":"text","text":"note"}],"structuredContent":{"a":1}}`, `(ok (:a 1) "note")`},
 		{`{"content":[{"type":"text","text":"{\"a\": 2}"}],"structuredContent":{"a":1}}`, `(ok (:a 1) "{\"a\": 2}")`},
+		// a one-member object beside its member: server-filesystem sends {"content": TEXT}
+		// beside TEXT, server-memory {"entities": [...]} beside the array's JSON
+		{`{"content":[{"type":"text","text":"hello\n"}],"structuredContent":{"content":"hello\n"}}`, `(ok (:content "hello\n"))`},
+		{`{"content":[{"type":"text","text":"[\n  {\"name\": \"a\"}\n]"}],"structuredContent":{"entities":[{"name":"a"}]}}`, `(ok (:entities ((:name "a"))))`},
+		{`{"content":[{"type":"text","text":"5"}],"structuredContent":{"count":5}}`, `(ok (:count 5))`},
+		{`{"content":[{"type":"text","text":"x"}],"structuredContent":{"a":"x","b":"y"}}`, `(ok (:a "x" :b "y"))`},
+		// ...but not a text that says something else
+		{`{"content":[{"type":"text","text":"hello"}],"structuredContent":{"content":"hello\n"}}`, `(ok (:content "hello\n") "hello")`},
+		{`{"content":[{"type":"text","text":"x y"}],"structuredContent":{"a":"x","b":"y"}}`, `(ok (:a "x" :b "y") "x y")`},
+		{`{"content":[{"type":"text","text":"\"x\""}],"structuredContent":{"a":"x"}}`, `(ok (:a "x") "\"x\"")`},
 		{`{"structuredContent":{"items":[{"id":1,"tags":[]},{"id":2,"odd key":null}],"empty":{}}}`, `(ok (:items ((:id 1 :tags ()) (:id 2 "odd key" nil)) :empty (json "{}")))`},
 		{`{"content":[{"type":"text","text":"denied"},{"type":"text","text":"detail"}],"isError":true}`, `(err tool "denied" "detail")`},
 		{`{"content":[],"isError":true}`, `(err tool "the tool reported an error")`},
