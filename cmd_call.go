@@ -26,7 +26,7 @@ type callFlags struct {
 	printAs     string
 	allow, deny listFlag
 	readOnly    bool
-	yes         bool
+	yes         yesFlag
 	audit       string
 	concurrency int
 	stopOnError bool
@@ -64,7 +64,7 @@ func (c *cli) callFlags() (*flag.FlagSet, *serverFlags, *callFlags) {
 	fs.Var(&cf.allow, "allow", "run only tools matching this `PATTERN` (glob, any case, against name, short code and AQL operation; repeatable, or comma-separated)")
 	fs.Var(&cf.deny, "deny", "never run tools matching this `PATTERN` (as --allow, and its snake_case spellings; wins over --allow)")
 	fs.BoolVar(&cf.readOnly, "read-only", false, "refuse every tool not annotated readOnlyHint: true")
-	fs.BoolVar(&cf.yes, "yes", false, "confirm destructive tools (required to run them)")
+	fs.Var(&cf.yes, "yes", "confirm destructive tools (required to run them): bare --yes every one, --yes=PATTERN (repeatable, comma-separated, matched as --allow) only those matching")
 	fs.StringVar(&cf.audit, "audit", "", "append a JSON line per call (and per refusal) to `FILE`")
 	fs.IntVar(&cf.concurrency, "concurrency", -1, "batch calls in flight at once (default: as the batch says, else 1)")
 	fs.BoolVar(&cf.stopOnError, "stop-on-error", false, "skip the rest of a batch after a failed call")
@@ -124,7 +124,7 @@ func (c *cli) runCall(args []string) int {
 		fmt.Fprintln(c.stderr, "mcpterm call:", err)
 		return exitUsage
 	}
-	pol, err := policy.New(policy.Rules{Allow: cf.allow, Deny: cf.deny, ReadOnly: cf.readOnly, Yes: cf.yes})
+	pol, err := policy.New(policy.Rules{Allow: cf.allow, Deny: cf.deny, ReadOnly: cf.readOnly, Yes: cf.yes.all, YesFor: cf.yes.patterns})
 	if err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm call:", err)
 		return exitUsage

@@ -31,7 +31,7 @@ type serveFlags struct {
 	listen       string
 	allow, deny  listFlag
 	readOnly     bool
-	yes          bool
+	yes          yesFlag
 	audit        string
 	aqlMap       string
 	http         serveHTTPFlags // with --listen (cmd_serve_http.go)
@@ -44,7 +44,7 @@ type serveFlags struct {
 func (c *cli) serveFlags() (*flag.FlagSet, *serverFlags, *serveFlags) {
 	fs := newFlagSet("serve",
 		"usage: mcpterm serve [--mode term|aql-single|aql-semantic|passthrough] [--descriptions full|lean] [--listen ADDR]",
-		"                     [--allow P] [--deny P] [--read-only] [--yes] [--audit FILE] [server selection]",
+		"                     [--allow P] [--deny P] [--read-only] [--yes[=P]] [--audit FILE] [server selection]",
 		"                     [--token-env VAR | --insecure-no-auth] [--allow-origin ORIGIN] [--max-body SIZE]",
 		"                     [--max-sessions N] [--read-timeout D] [--idle-timeout D] [--session-idle D]",
 		"",
@@ -73,7 +73,7 @@ func (c *cli) serveFlags() (*flag.FlagSet, *serverFlags, *serveFlags) {
 	fs.Var(&vf.allow, "allow", "expose and run only tools matching this `PATTERN` (glob, any case, against name, short code and AQL operation; repeatable, or comma-separated)")
 	fs.Var(&vf.deny, "deny", "hide and refuse tools matching this `PATTERN` (as --allow, and its snake_case spellings; wins over --allow)")
 	fs.BoolVar(&vf.readOnly, "read-only", false, "expose and run only tools annotated readOnlyHint: true")
-	fs.BoolVar(&vf.yes, "yes", false, "allow destructive tools (refused otherwise: a client cannot confirm them)")
+	fs.Var(&vf.yes, "yes", "confirm destructive tools: bare --yes every one, --yes=PATTERN (repeatable, comma-separated, matched as --allow) only those matching; others are put to the person through a client that supports elicitation, else refused")
 	fs.StringVar(&vf.audit, "audit", "", "append a JSON line per call (and per refusal) to `FILE`")
 	vf.http.register(fs)
 	fs.StringVar(&vf.aqlMap, "aql-map", "", "correct tool categories (which the destructive rule reads, in every mode) or AQL operation names from this JSON `FILE`")
@@ -197,7 +197,7 @@ func (c *cli) serveOptions(sf *serverFlags, vf *serveFlags, pos []string) (gatew
 	if sf.ToolsFile != "" {
 		return opts, usagef("--tools gives a tool list but no server to run the calls; choose a live server")
 	}
-	opts.Policy, err = policy.New(policy.Rules{Allow: vf.allow, Deny: vf.deny, ReadOnly: vf.readOnly, Yes: vf.yes})
+	opts.Policy, err = policy.New(policy.Rules{Allow: vf.allow, Deny: vf.deny, ReadOnly: vf.readOnly, Yes: vf.yes.all, YesFor: vf.yes.patterns})
 	if err != nil {
 		return opts, usagef("%v", err)
 	}

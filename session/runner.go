@@ -79,6 +79,9 @@ type RunOptions struct {
 	// Confirm, when set and not Confirmed, is asked once before anything
 	// runs if some item needs confirmation. It gets the decisions in plan
 	// order (Verdict Confirm marks those asking) and says whether to go on.
+	// It may reword the Reason and Rule of those it did not confirm (the
+	// gateway says who was asked and what they answered); the refusals
+	// are rendered and audited with them.
 	Confirm func(ctx context.Context, decisions []policy.Decision) bool
 	// Timeout bounds each call's wait for an answer or progress; 0 is the
 	// caller's own.
@@ -211,6 +214,11 @@ func (r *Runner) Run(ctx context.Context, p *calls.Plan, o RunOptions) *RunResul
 	confirmed := false
 	if asking && !denied {
 		confirmed = o.Confirmed || (o.Confirm != nil && o.Confirm(ctx, decs))
+		// Confirm may have reworded the decisions it asked about (who was
+		// asked, what they answered): the items and the records say that.
+		for i := range res.Items {
+			res.Items[i].Decision = decs[i]
+		}
 	}
 	if denied || (asking && !confirmed) {
 		res.Refused = true

@@ -77,6 +77,9 @@ func (g *Gateway) runPlan(ctx context.Context, st *state, plan *calls.Plan, p *p
 			p.send(float64(done), float64(total), fmt.Sprintf("%d of %d %s done", done, total, unit))
 		}
 	}
+	// A destructive call is confirmed by asking the person through the
+	// client whose call it is, when it can be asked (confirm.go).
+	o.Confirm = g.confirmFor(ctx, plan)
 	res := st.runner.Run(ctx, plan, o)
 	outs := res.Outcomes()
 	for i, it := range res.Items {
@@ -90,13 +93,19 @@ func (g *Gateway) runPlan(ctx context.Context, st *state, plan *calls.Plan, p *p
 // refusal is the failure of a call the policy did not let through, in
 // words for a model: nothing reached the upstream.
 func refusal(d policy.Decision) *calls.Failure {
+	if d.Verdict == policy.Confirm && d.Rule == ruleDeclined {
+		// The person was asked through the client and did not agree.
+		return &calls.Failure{Kind: calls.FailConfirm, Message: "refused: " + d.Reason +
+			"; do not retry it unless the person asks for it again"}
+	}
 	if d.Verdict == policy.Confirm {
 		// The policy's advice ("pass --yes") is for a command line; a
 		// model cannot pass flags to the gateway.
 		reason := strings.TrimSuffix(d.Reason, "; pass --yes to run it")
 		return &calls.Failure{Kind: calls.FailConfirm, Message: "refused: " + reason +
-			", and this gateway was started without --yes, so it refuses destructive tools; " +
-			"only the person running `mcpterm serve` can allow them, by restarting it with --yes"}
+			", and this gateway was started without --yes (or a --yes=PATTERN matching it), and the client cannot ask the person " +
+			"(it declared no form-mode elicitation), so it refuses destructive tools; " +
+			"only the person running `mcpterm serve` can allow them, by restarting it with --yes or --yes=TOOL"}
 	}
 	return &calls.Failure{Kind: calls.FailRefused, Message: "refused by the gateway's policy: " + d.Reason}
 }

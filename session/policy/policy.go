@@ -5,7 +5,7 @@
 //
 // The API:
 //
-//   - New(Rules{Allow, Deny, ReadOnly, Yes}) (*Policy, error): patterns are
+//   - New(Rules{Allow, Deny, ReadOnly, Yes, YesFor}) (*Policy, error): patterns are
 //     globs on tool names: * any run, ? one character, [abc] [a-z] [!x]
 //     classes, \ escapes; an entry may list several patterns separated by
 //     commas. They ignore letter case.
@@ -30,7 +30,10 @@
 // The order of the checks: a --deny match refuses (deny wins over allow);
 // with an allow-list, a tool matching none of it is refused; --read-only
 // refuses every tool not annotated readOnlyHint: true, and any tool the
-// caller classified as a delete; a destructive tool needs --yes.
+// caller classified as a delete; a destructive tool needs --yes, or a
+// --yes PATTERN matching it as --allow would (so approving one tool never
+// approves another), or else the person's confirmation, which the face
+// asks for (Verdict Confirm).
 // Destructive is aql.Destructive, the one rule of every face: annotated
 // destructiveHint: true, or not read-only with no destructiveHint (the MCP
 // default), or classified as a delete (AQL's DELETE category, by name or
@@ -55,7 +58,11 @@ type Rules struct {
 	Allow    []string // --allow patterns; none means every tool
 	Deny     []string // --deny patterns; they win over Allow
 	ReadOnly bool     // --read-only
-	Yes      bool     // --yes: destructive tools confirmed
+	Yes      bool     // --yes: every destructive tool confirmed
+	// YesFor are --yes PATTERN entries: destructive tools matching one are
+	// confirmed, matched as Allow is (every name that reaches the tool, any
+	// case, comma-separated lists); the rest still need confirming.
+	YesFor []string
 }
 
 // Category is a caller's classification of a tool, such as AQL's CRUDE
@@ -117,6 +124,7 @@ func (d Decision) Allowed() bool { return d.Verdict == Allow }
 // concurrent use.
 type Policy struct {
 	allow, deny []pattern
+	yesFor      []pattern
 	readOnly    bool
 	yes         bool
 }
@@ -129,6 +137,9 @@ func New(r Rules) (*Policy, error) {
 		return nil, err
 	}
 	if p.deny, err = compileAll(r.Deny, "--deny"); err != nil {
+		return nil, err
+	}
+	if p.yesFor, err = compileAll(r.YesFor, "--yes"); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -195,6 +206,17 @@ func (p *Policy) Check(c Call) Decision {
 		return Decision{Verdict: Deny, Rule: "--read-only", Reason: reason, Destructive: destructive}
 	}
 	if destructive && !p.yes {
+		for _, pt := range p.yesFor {
+			if as, ok := pt.matchAny(c.names()); ok {
+				rule := "--yes " + quote(pt.src)
+				who := name
+				if as != c.Tool {
+					who = fmt.Sprintf("%s (as %s)", name, quote(as))
+				}
+				return Decision{Verdict: Allow, Rule: rule, Destructive: true,
+					Reason: fmt.Sprintf("tool %s is destructive (%s) and confirmed by %s", who, why, rule)}
+			}
+		}
 		return Decision{Verdict: Confirm, Rule: "destructive", Destructive: true,
 			Reason: fmt.Sprintf("tool %s is destructive (%s); pass --yes to run it", name, why)}
 	}

@@ -66,6 +66,13 @@ func TestCheck(t *testing.T) {
 		{"class", Rules{Deny: []string{"[dx]*"}}, known("delete_todo", destructive), Deny, `--deny "[dx]*"`, ""},
 		{"negated class", Rules{Allow: []string{"[!d]*"}}, known("delete_todo", destructive), Deny, "--allow", ""},
 		{"case blind", Rules{Deny: []string{"DELETE_*"}}, known("delete_todo", destructive), Deny, `--deny "DELETE_*"`, ""},
+		{"--yes PATTERN confirms a match", Rules{YesFor: []string{"delete_*"}}, known("delete_todo", destructive), Allow, `--yes "delete_*"`, `confirmed by --yes "delete_*"`},
+		{"--yes PATTERN any case, comma list", Rules{YesFor: []string{"purge,DELETE_TODO"}}, known("delete_todo", destructive), Allow, `--yes "DELETE_TODO"`, ""},
+		{"--yes PATTERN leaves another tool asking", Rules{YesFor: []string{"delete_todo"}}, known("drop_table", destructive), Confirm, "destructive", "pass --yes"},
+		{"--yes PATTERN does not pass --deny", Rules{YesFor: []string{"*"}, Deny: []string{"delete_*"}}, known("delete_todo", destructive), Deny, `--deny "delete_*"`, ""},
+		{"--yes PATTERN does not pass --read-only", Rules{YesFor: []string{"*"}, ReadOnly: true}, known("delete_todo", destructive), Deny, "--read-only", ""},
+		{"--yes PATTERN on a harmless tool changes nothing", Rules{YesFor: []string{"list_*"}}, known("list_todos", readOnly), Allow, "non-destructive", ""},
+		{"--yes PATTERN matches the short code", Rules{YesFor: []string{"rm"}}, Call{Tool: "delete_todo", Names: []string{"rm"}, Known: true, Annotations: destructive}, Allow, `--yes "rm"`, `(as "rm")`},
 		{"hostile name is shown safely", Rules{Allow: []string{"a"}}, known("evil\x1b]52;c;AAAA\x07name", readOnly), Deny, "--allow", `"evilname"`},
 	}
 	for _, tt := range tests {
@@ -221,3 +228,10 @@ func contains(list []string, s string) bool {
 }
 
 func corpusDir(t *testing.T) string { return toolsettest.CorpusDir(t) }
+
+func TestYesForBadPatternIsAnError(t *testing.T) {
+	_, err := New(Rules{YesFor: []string{"delete_[x"}})
+	if err == nil || !strings.Contains(err.Error(), "--yes") {
+		t.Fatalf("New with a broken --yes pattern: %v, want an error naming --yes", err)
+	}
+}
