@@ -43,7 +43,7 @@ type serveFlags struct {
 // serveFlags builds serve's flag set.
 func (c *cli) serveFlags() (*flag.FlagSet, *serverFlags, *serveFlags) {
 	fs := newFlagSet("serve",
-		"usage: mcpterm serve [--mode term|aql-single|aql-semantic|passthrough] [--descriptions full|lean] [--listen ADDR]",
+		"usage: mcpterm serve [--mode term|term-lazy|aql-single|aql-semantic|passthrough] [--descriptions full|lean] [--listen ADDR]",
 		"                     [--allow P] [--deny P] [--read-only] [--yes[=P]] [--audit FILE] [server selection]",
 		"                     [--token-env VAR | --insecure-no-auth] [--allow-origin ORIGIN] [--max-body SIZE]",
 		"                     [--max-sessions N] [--read-timeout D] [--idle-timeout D] [--session-idle D]",

@@ -95,11 +95,16 @@ func ParseDocument(src string) (*Parsed, error) {
 	out := &Parsed{Set: &toolset.Set{}, Codes: map[string]string{}}
 	owner := map[string]*sexpr.Node{}
 	for _, d := range declares {
-		for _, tn := range d.Items[1:] {
+		server, items, err := declareHeader(d)
+		if err != nil {
+			return nil, err
+		}
+		for _, tn := range items {
 			t, code, err := p.tool(tn)
 			if err != nil {
 				return nil, err
 			}
+			t.Server = server
 			if prev, dup := owner[t.Name]; dup {
 				return nil, sexpr.Errorf(tn, "tool %s is declared twice (first at %s)", t.Name, prev.Pos)
 			}
@@ -361,4 +366,21 @@ func asObject(s *ojson.Value) *ojson.Value {
 		return ojson.NewObject().Set("not", ojson.NewObject())
 	}
 	return s
+}
+
+// declareHeader reads the optional :server NAME that opens the declare form
+// of one server's tools in a merged list, and returns the tool forms after
+// it.
+func declareHeader(d *sexpr.Node) (server string, tools []*sexpr.Node, err error) {
+	items := d.Items[1:]
+	if len(items) == 0 || items[0].Kind != sexpr.Keyword {
+		return "", items, nil
+	}
+	if items[0].Text != "server" {
+		return "", nil, sexpr.Errorf(items[0], "expected :server NAME or a tool declaration after declare, found %s", sexpr.Describe(items[0]))
+	}
+	if len(items) < 2 || (items[1].Kind != sexpr.Symbol && items[1].Kind != sexpr.String) || items[1].Text == "" {
+		return "", nil, sexpr.Errorf(items[0], "expected a server name after :server")
+	}
+	return items[1].Text, items[2:], nil
 }

@@ -87,12 +87,18 @@ func Render(set *toolset.Set, opts Options) (*Document, error) {
 	deftypes = orderByUse(tools, deftypes)
 
 	var b strings.Builder
-	b.WriteString("(declare")
-	for _, t := range tools {
-		b.WriteString("\n ")
-		b.WriteString(t.String())
+	for _, g := range Groups(set) {
+		b.WriteString("(declare")
+		if g.Server != "" {
+			b.WriteString(" :server ")
+			b.WriteString(nameNode(g.Server).String())
+		}
+		for _, i := range g.Tools {
+			b.WriteString("\n ")
+			b.WriteString(tools[i].String())
+		}
+		b.WriteString(")\n")
 	}
-	b.WriteString(")\n")
 	for _, d := range deftypes {
 		b.WriteString(d.String())
 		b.WriteByte('\n')

@@ -27,9 +27,10 @@ const (
 	ModeAQLSemantic Mode = "aql-semantic" // mcp_aql_create|read|update|delete|execute
 )
 
-// Modes lists the modes in the order the command line documents them.
+// Modes lists the modes in the order the command line documents them
+// (ModeTermLazy is in lazymode.go).
 // ModePass, which saves nothing, is not among them.
-func Modes() []Mode { return []Mode{ModeTerm, ModeAQLSingle, ModeAQLSemantic} }
+func Modes() []Mode { return []Mode{ModeTerm, ModeTermLazy, ModeAQLSingle, ModeAQLSemantic} }
 
 // ParseMode reads a --mode value.
 func ParseMode(s string) (Mode, error) {
@@ -38,7 +39,7 @@ func ParseMode(s string) (Mode, error) {
 			return m, nil
 		}
 	}
-	return "", fmt.Errorf("unknown mode %q (want term, aql-single, aql-semantic or passthrough)", s)
+	return "", fmt.Errorf("unknown mode %q (want term, term-lazy, aql-single, aql-semantic or passthrough)", s)
 }
 
 // DefaultTermTool is the name of the term mode's one tool.

@@ -13,6 +13,7 @@ import (
 	"github.com/mcpterm/mcpterm/convert/calls"
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/term"
+	"github.com/mcpterm/mcpterm/convert/termtool"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 	"github.com/mcpterm/mcpterm/session"
 )
@@ -25,7 +26,8 @@ type state struct {
 	visible *toolset.Set // what the policy does not deny outright
 	hidden  []string     // tools left out, by name
 
-	doc *term.Document // term mode
+	doc       *term.Document      // term mode
+	describer *termtool.Describer // term-lazy mode
 	// codec reads the clients' calls against the visible tools (with the
 	// term mode's model-facing codes, or as the mode's AQL endpoints), and
 	// runner runs them: the one reader and runner of every face.
@@ -67,7 +69,7 @@ func (g *Gateway) build(set *toolset.Set) (*state, error) {
 	// overrides give it, so a DELETE is destructive whatever its hints say,
 	// in every mode, as in `mcpterm call`.
 	all := calls.New(set, calls.Options{Overrides: g.opts.Overrides, Mode: mode})
-	if g.opts.Mode != ModeTerm || len(g.opts.Overrides) > 0 {
+	if g.opts.Mode != ModeTerm && g.opts.Mode != ModeTermLazy || len(g.opts.Overrides) > 0 {
 		if _, err := all.Adapter(); err != nil {
 			return nil, fmt.Errorf("gateway: %w", err)
 		}
@@ -88,11 +90,6 @@ func (g *Gateway) build(set *toolset.Set) (*state, error) {
 	return st, nil
 }
 
-// termHowTo is the two lines before the declarations: what to write in expr
-// and what comes back.
-const termHowTo = `Calls the tools of %s, declared below in MCP-Term. expr is one call, (CODE ARG ... :NAME VALUE ...) with arguments in declared order or by :name, or a (batch (1 CALL) (2 CALL) ...).
-The answer is (ok RESULT ...) or (err CODE "message" ...); a call that does not fit its declaration is refused with the position and what was expected there.`
-
 func (g *Gateway) buildTerm(st *state) error {
 	doc, err := term.Render(st.visible, term.Options{Lean: g.opts.Lean, ModelFacing: true})
 	if err != nil {
@@ -100,13 +97,10 @@ func (g *Gateway) buildTerm(st *state) error {
 	}
 	st.doc = doc
 	st.codec = calls.New(st.visible, calls.Options{Overrides: g.opts.Overrides, Codes: doc.Codes, Unsuggest: g.unsuggest(&st.codec)})
-	name := st.visible.Server
-	if name == "" {
-		name = "the upstream server"
-	}
-	desc := fmt.Sprintf(termHowTo, name) + "\n\n" + strings.TrimRight(doc.Text, "\n")
-	schema := `{"type":"object","properties":{"expr":{"type":"string","description":"one MCP-Term call or (batch ...)"}},"required":["expr"]}`
-	tool := mcp.NewToolWithRawSchema(g.opts.TermTool, desc, json.RawMessage(schema))
+	// The description and schema are termtool's, which `mcpterm tokens`
+	// counts as this mode's gateway figure.
+	desc := termtool.Description(st.visible.Server, doc.Text)
+	tool := mcp.NewToolWithRawSchema(g.opts.TermTool, desc, json.RawMessage(termtool.InputSchema))
 	tool.Annotations = termAnnotations(st)
 	st.tools = []server.ServerTool{{Tool: tool, Handler: g.handleTerm}}
 	return nil

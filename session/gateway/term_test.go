@@ -11,6 +11,7 @@ import (
 	"github.com/mcpterm/mcpterm/convert/call"
 	"github.com/mcpterm/mcpterm/convert/sexpr"
 	"github.com/mcpterm/mcpterm/convert/term"
+	"github.com/mcpterm/mcpterm/convert/termtool"
 	"github.com/mcpterm/mcpterm/session"
 )
 
@@ -42,17 +43,17 @@ func TestTermListsOneToolWithTheDeclarations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Two lines on how to call, then the declarations exactly as package
-	// term renders them.
-	lines := strings.SplitN(tool.Description, "\n", 4)
-	if len(lines) < 4 || lines[2] != "" || !strings.HasPrefix(lines[0], "Calls the tools of mcpterm-demo") {
+	// The how-to (termtool's, which `mcpterm tokens` counts), a blank line,
+	// then the declarations exactly as package term renders them.
+	lines := strings.SplitN(tool.Description, "\n", 3)
+	if len(lines) < 3 || lines[1] != "" || lines[0] != termtool.HowTo("mcpterm-demo") {
 		t.Fatalf("description head:\n%s", tool.Description[:min(400, len(tool.Description))])
 	}
-	if lines[3] != strings.TrimRight(doc.Text, "\n") {
-		t.Errorf("declarations differ from term.Render:\n%s", lines[3])
+	if lines[2] != strings.TrimRight(doc.Text, "\n") {
+		t.Errorf("declarations differ from term.Render:\n%s", lines[2])
 	}
 	// The declarations read back to the upstream tools.
-	back, err := term.Parse(lines[3])
+	back, err := term.Parse(lines[2])
 	if err != nil || len(back.Tools) != len(set.Tools) {
 		t.Fatalf("declarations do not read back: %v", err)
 	}

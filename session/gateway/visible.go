@@ -36,7 +36,7 @@ func (g *Gateway) buildVisible(st *state, all *calls.Codec, mode aql.Mode) error
 	}
 	for round := 1; ; round++ {
 		st.visible = &toolset.Set{Server: label(set.Server), Version: set.Version, Source: set.Source}
-		st.hidden, st.tools, st.doc = nil, nil, nil
+		st.hidden, st.tools, st.doc, st.describer = nil, nil, nil, nil
 		for _, t := range set.Tools {
 			if hidden[t.Name] {
 				st.hidden = append(st.hidden, t.Name)
@@ -48,6 +48,8 @@ func (g *Gateway) buildVisible(st *state, all *calls.Codec, mode aql.Mode) error
 		switch g.opts.Mode {
 		case ModeTerm:
 			err = g.buildTerm(st)
+		case ModeTermLazy:
+			err = g.buildLazy(st)
 		case ModePass:
 			err = g.buildPass(st)
 		default:
