@@ -5,8 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -52,8 +52,14 @@ func (c *Config) Load() ([]Spec, []string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	env := c.Env
-	if env.Getenv == nil || env.Cwd == "" {
-		return nil, nil, fmt.Errorf("fleet: the config's environment is incomplete")
+	if env.Getenv == nil {
+		env.Getenv = os.Getenv
+	}
+	if env.Cwd == "" {
+		env.Cwd, _ = os.Getwd()
+	}
+	if env.Home == "" {
+		env.Home, _ = os.UserHomeDir()
 	}
 	set, err := config.Open(config.Env{Cwd: env.Cwd, Home: env.Home, Getenv: env.Getenv}, c.Selection.Configs)
 	if err != nil {

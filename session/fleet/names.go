@@ -40,7 +40,7 @@ const uriPrefix = "mcpterm-upstream:"
 
 // namespacedURI is uri of server as listed when it clashes.
 func namespacedURI(server, uri string) string {
-	return uriPrefix + url.PathEscape(server) + ":" + uri
+	return uriPrefix + url.QueryEscape(server) + ":" + uri
 }
 
 // splitURI reads a namespaced URI back.
@@ -53,7 +53,7 @@ func splitURI(uri string) (server, orig string, ok bool) {
 	if !ok {
 		return "", "", false
 	}
-	server, err := url.PathUnescape(esc)
+	server, err := url.QueryUnescape(esc)
 	if err != nil {
 		return "", "", false
 	}
