@@ -35,6 +35,9 @@ type serveFlags struct {
 	audit        string
 	aqlMap       string
 	http         serveHTTPFlags // with --listen (cmd_serve_http.go)
+	servers      string         // --servers a,b,c: many config entries as one gateway
+	all          bool           // --all: every config entry
+	start        string         // --start lazy|eager
 }
 
 // serve runs the gateway until ctx ends (a signal) or, on stdio, until
@@ -58,7 +61,9 @@ func (c *cli) serveFlags() (*flag.FlagSet, *serverFlags, *serveFlags) {
 		"the last active one) when it supports them, else are declined; the server is offered the",
 		"clients' roots (all connected clients'), or --root (default: the current directory) without.",
 		"server selection: nothing (demo), -- CMD ARGS, --url URL, --server NAME (not --tools: a saved",
-		"tool list has no server to run the calls)")
+		"tool list has no server to run the calls), or many config entries as one gateway: --servers",
+		"a,b,c or --all [--config FILE] [--start lazy|eager] (tools namespaced SERVER_TOOL only where",
+		"names clash; a server that dies is restarted with backoff; the config is re-read on change)")
 	var sf serverFlags
 	sf.register(fs)
 	refusedOffline(fs, "it has no server to run the calls")
@@ -76,6 +81,9 @@ func (c *cli) serveFlags() (*flag.FlagSet, *serverFlags, *serveFlags) {
 	fs.Var(&vf.yes, "yes", "confirm destructive tools: bare --yes every one, --yes=PATTERN (repeatable, comma-separated, matched as --allow) only those matching; others are put to the person through a client that supports elicitation, else refused")
 	fs.StringVar(&vf.audit, "audit", "", "append a JSON line per call (and per refusal) to `FILE`")
 	vf.http.register(fs)
+	fs.StringVar(&vf.servers, "servers", "", "serve these config entries (`NAMES`, comma-separated) as one gateway")
+	fs.BoolVar(&vf.all, "all", false, "serve every entry of the config (not marked disabled) as one gateway")
+	enum(fs, &vf.start, "start", "eager", []string{"eager", "lazy"}, "with --servers/--all: start every server at once, or on first use (listed from the cache of its last run)")
 	fs.StringVar(&vf.aqlMap, "aql-map", "", "correct tool categories (which the destructive rule reads, in every mode) or AQL operation names from this JSON `FILE`")
 	return fs, &sf, &vf
 }
@@ -106,6 +114,9 @@ func (c *cli) serve(ctx context.Context, args []string, ready func(net.Addr)) in
 	if sf.NoRoots {
 		base.Roots = &session.Roots{}
 	}
+	if vf.servers != "" || vf.all {
+		return c.serveFleet(ctx, sf, vf, opts, plan, base, ready)
+	}
 	cn, code := c.connect(ctx, "serve", sf, base)
 	if cn == nil {
 		return code
@@ -135,7 +146,16 @@ func (c *cli) serve(ctx context.Context, args []string, ready func(net.Addr)) in
 		return exitFor(err)
 	}
 	defer g.Close()
-	errLog := log.New(&lineWriter{c: c, r: cn.redactor}, "", 0)
+	return c.runGateway(ctx, g, vf, plan, cn.redactor, ready)
+}
+
+// runGateway serves g on stdio or, with --listen, streamable HTTP until
+// ctx ends or stdin closes.
+func (c *cli) runGateway(ctx context.Context, g *gateway.Gateway, vf *serveFlags, plan listenPlan, r *safe.Redactor, ready func(net.Addr)) int {
+	note := func(format string, args ...any) {
+		fmt.Fprintf(c.stderr, "mcpterm serve: %s\n", c.clean(r, fmt.Sprintf(format, args...)))
+	}
+	errLog := log.New(&lineWriter{c: c, r: r}, "", 0)
 
 	if vf.listen == "" {
 		// Listen returns nil when stdin reaches EOF and the context's error

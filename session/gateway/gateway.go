@@ -436,6 +436,13 @@ func (g *Gateway) upstreamErr(op string, gen int, err error) error {
 		return nil
 	}
 	ue := &UpstreamError{Server: g.serverName(), Op: op, Err: err}
+	// An upstream of many (session/fleet) names itself and is restarted
+	// by the fleet: the link to the others is not in doubt.
+	var named interface{ UpstreamName() string }
+	if errors.As(err, &named) {
+		ue.Server = label(named.UpstreamName())
+		return ue
+	}
 	if leavesInDoubt(err) {
 		g.markBroken(gen, err)
 		ue.Reconnect = true

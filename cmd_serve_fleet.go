@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpterm/mcpterm/session"
+	"github.com/mcpterm/mcpterm/session/fleet"
+	"github.com/mcpterm/mcpterm/session/gateway"
+	"github.com/mcpterm/mcpterm/session/history"
+	"github.com/mcpterm/mcpterm/session/policy"
+)
+
+// serveFleet is serve over many config entries (--servers, --all): a
+// session/fleet behind the gateway, which serves it like one upstream.
+func (c *cli) serveFleet(ctx context.Context, sf *serverFlags, vf *serveFlags, opts gateway.Options, plan listenPlan, base session.Options, ready func(net.Addr)) int {
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(c.stderr, "mcpterm serve: %s\n", fmt.Sprintf(format, args...))
+		return exitUsage
+	}
+	switch {
+	case vf.servers != "" && vf.all:
+		return fail("--servers and --all: choose one")
+	case sf.Server != "" || sf.URL != "" || len(sf.Command) > 0:
+		return fail("--servers and --all serve config entries; leave out --server, --url and -- CMD")
+	case sf.Trace != "":
+		return fail("--trace writes one server's messages; it is not for --servers or --all")
+	}
+	start, err := fleet.ParseStart(vf.start)
+	if err != nil {
+		return fail("%v", err)
+	}
+	var names []string
+	for n := range strings.SplitSeq(vf.servers, ",") {
+		if n = strings.TrimSpace(n); n != "" {
+			names = append(names, n)
+		}
+	}
+	base.ClientVersion = c.clientVersion()
+	base.OAuthNotify = c.oauthNotify("serve")
+	note := func(format string, args ...any) {
+		fmt.Fprintf(c.stderr, "mcpterm serve: %s\n", c.clean(nil, fmt.Sprintf(format, args...)))
+	}
+	cfg := &fleet.Config{Selection: sf.Selection, Names: names, All: vf.all, Env: c.env(), Base: base, Notef: note}
+	cfg.SetChain(c.getenv(fleet.ChainEnv))
+	fopts := fleet.Options{Start: start, Load: cfg.Load, Notef: func(format string, args ...any) {
+		note("%s", cfg.Redactor().Redact(fmt.Sprintf(format, args...)))
+	}}
+	if dir, err := history.StateDir(c.getenv, c.home); err == nil {
+		fopts.CacheDir = filepath.Join(dir, fleet.CacheDirName)
+	}
+	// Read once to learn the gateway's key; a gateway among its own
+	// ancestors serves nothing and says so (session/fleet/loop.go).
+	if _, _, err := cfg.Load(); err != nil {
+		return fail("%s", c.clean(nil, err.Error()))
+	}
+	if fleet.Looping(c.getenv(fleet.ChainEnv), cfg.Key()) {
+		note("%v", fleet.ErrLoop)
+		fopts.Loop = true
+	}
+	f, err := fleet.New(ctx, fopts)
+	if err != nil {
+		return fail("%s", c.clean(nil, err.Error()))
+	}
+	defer f.Close()
+	r := cfg.Redactor()
+	opts.Forward = base.Asker.(*gateway.Forwarder)
+	opts.Roots = cfg.Roots()
+	if opts.Roots == nil {
+		opts.Roots = &session.Roots{}
+	}
+	opts.Notef = func(format string, args ...any) {
+		fmt.Fprintf(c.stderr, "mcpterm serve: %s\n", c.clean(r, fmt.Sprintf(format, args...)))
+	}
+	if vf.audit != "" {
+		a, err := policy.OpenAudit(vf.audit, r)
+		if err != nil {
+			return fail("--audit: %v", err)
+		}
+		opts.Audit = a
+	}
+	g, err := gateway.New(ctx, f, opts)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "mcpterm serve: %s\n", c.clean(r, err.Error()))
+		return exitFor(err)
+	}
+	defer g.Close()
+	return c.runGateway(ctx, g, vf, plan, r, ready)
+}
