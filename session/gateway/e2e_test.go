@@ -121,7 +121,7 @@ func (u e2eUpstream) gatewayHTTP(t testing.TB, m Mode) (*Gateway, string) {
 // m, the way a model reading the gateway's tools would write it.
 func viaGateway(t testing.TB, st *state, m Mode, c e2eCall) (tool string, args any) {
 	arguments := obj(t, c.Args)
-	if m == ModeTerm {
+	if m == ModeTerm || m == ModeTermLazy {
 		expr, err := st.codec.Resolver().Format(call.Call{Tool: c.Tool, Arguments: arguments})
 		if err != nil {
 			t.Fatalf("formatting %s %s: %v", c.Tool, c.Args, err)
@@ -148,7 +148,7 @@ func adapterOf(t testing.TB, st *state) *aql.Adapter {
 // answer the SDK client got calling the upstream directly, with package
 // call's and package aql's own renderings (not the gateway's codec).
 func expected(t testing.TB, st *state, m Mode, c e2eCall, direct *ojson.Value) (textWant string, isError bool) {
-	if m == ModeTerm {
+	if m == ModeTerm || m == ModeTermLazy {
 		// A call that does not validate is refused before it is sent, so
 		// what the upstream would have said does not matter.
 		_, args := viaGateway(t, st, m, c)
@@ -306,7 +306,7 @@ func checkCall(t *testing.T, st *state, m Mode, tr string, c e2eCall, directRaw,
 		t.Errorf("%s %s:\n gateway %s\n want    %v %s", c.Tool, c.Args, clip(g.Result), wantErr, want)
 		return
 	}
-	if m == ModeTerm {
+	if m == ModeTerm || m == ModeTermLazy {
 		// After the text, the upstream's non-text content, as it sent it.
 		var passed []json.RawMessage
 		for _, it := range direct.Get("content").Items {

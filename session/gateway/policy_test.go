@@ -151,7 +151,7 @@ func TestPolicyRefusesAWholeBatch(t *testing.T) {
 			g := newGateway(t, up, Options{Mode: m, Policy: p, Audit: audit})
 			c, _ := inProcessClient(t, g)
 			var r *mcp.CallToolResult
-			if m == ModeTerm {
+			if m == ModeTerm || m == ModeTermLazy {
 				r = termCall(t, c, `(batch (1 (ct "one")) (2 (cc)) (3 (lt)))`)
 				contains(t, text(r), `(results (1 (err skipped "not run: another call of the plan needs confirmation"))`,
 					`(2 (err needs-confirmation "refused: tool \"clear_completed\" is destructive`, `(3 (err skipped "not run:`)

@@ -49,7 +49,7 @@ func TestTaskToolsBehindGateway(t *testing.T) {
 			}
 			var ok, failed *mcp.CallToolResult
 			switch mode {
-			case ModeTerm:
+			case ModeTerm, ModeTermLazy:
 				ok = termCall(t, c, `(research "tides")`)
 				failed = termCall(t, c, `(doomed)`)
 			case ModeAQLSingle:
