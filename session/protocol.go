@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
@@ -115,28 +116,37 @@ func (g *discoverGuard) SendRequest(ctx context.Context, req transport.JSONRPCRe
 // 2026-07-28-or-later revision (the stateless core is what discover
 // announces) and whose capabilities is an object.
 func notDiscoverResult(raw json.RawMessage) string {
-	var r struct {
-		SupportedVersions *[]json.RawMessage `json:"supportedVersions"`
-		Capabilities      json.RawMessage    `json:"capabilities"`
-	}
-	if err := json.Unmarshal(raw, &r); err != nil {
+	// A map, not a struct: encoding/json matches struct fields in any case,
+	// and "CApABilities" is not the field the protocol names.
+	var r map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &r); err != nil || r == nil {
 		return "not a JSON object"
 	}
-	if r.SupportedVersions == nil {
+	versions, ok := r["supportedVersions"]
+	if !ok {
 		return "no supportedVersions"
 	}
+	var list []json.RawMessage
+	if json.Unmarshal(versions, &list) != nil {
+		return "supportedVersions is not a list"
+	}
 	modern := false
-	for _, v := range *r.SupportedVersions {
+	for _, v := range list {
 		var s string
 		if json.Unmarshal(v, &s) != nil {
 			return "supportedVersions holds a non-string"
+		}
+		// Revisions are dates; IsModernProtocol compares strings, so "7"
+		// would pass it.
+		if _, err := time.Parse("2006-01-02", s); err != nil {
+			continue
 		}
 		modern = modern || mcp.IsModernProtocol(s)
 	}
 	if !modern {
 		return "supportedVersions names no 2026-07-28 or later revision"
 	}
-	if c := strings.TrimSpace(string(r.Capabilities)); !strings.HasPrefix(c, "{") {
+	if c := strings.TrimSpace(string(r["capabilities"])); !strings.HasPrefix(c, "{") {
 		return "no capabilities object"
 	}
 	return ""
