@@ -132,3 +132,22 @@ func (l *eventLog) subscribe(ctx context.Context) <-chan Event {
 	}()
 	return s.ch
 }
+
+// EventStream is a session's bounded event stream (the ring, the text bound,
+// subscribers that never block the publisher) for other Clients that
+// publish events of their own, such as session/fleet's many-server client,
+// so every Client's Events and Subscribe keep the same bounds.
+type EventStream struct{ log *eventLog }
+
+// NewEventStream makes an empty event stream.
+func NewEventStream() *EventStream { return &EventStream{log: newEventLog()} }
+
+// Publish adds e (its Seq and, when zero, Time set here) and hands it to
+// every subscriber that has room.
+func (l *EventStream) Publish(e Event) { l.log.publish(e) }
+
+// Events returns the retained events, oldest first.
+func (l *EventStream) Events() []Event { return l.log.snapshot() }
+
+// Subscribe streams events from now until ctx ends.
+func (l *EventStream) Subscribe(ctx context.Context) <-chan Event { return l.log.subscribe(ctx) }

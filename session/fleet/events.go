@@ -1,78 +1,14 @@
 package fleet
 
 import (
-	"context"
-	"sync"
 	"time"
 
 	"github.com/mcpterm/mcpterm/session"
 )
 
-// Bounds of the fleet's event stream, as a session's: a flood of upstream
-// notifications costs at most this much, oldest first out.
-const (
-	maxEvents         = 2000
-	subscriberBacklog = 512
-)
-
-// eventLog is a bounded ring of events plus live subscribers; publishing
-// never blocks (a subscriber that falls behind loses events).
-type eventLog struct {
-	mu   sync.Mutex
-	ring []session.Event
-	next int
-	seq  uint64
-	subs map[chan session.Event]struct{}
-}
-
-func newEventLog() *eventLog { return &eventLog{subs: map[chan session.Event]struct{}{}} }
-
-func (l *eventLog) publish(e session.Event) {
-	if e.Time.IsZero() {
-		e.Time = time.Now()
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.seq++
-	e.Seq = l.seq
-	if len(l.ring) < maxEvents {
-		l.ring = append(l.ring, e)
-	} else {
-		l.ring[l.next] = e
-		l.next = (l.next + 1) % maxEvents
-	}
-	for ch := range l.subs {
-		select {
-		case ch <- e:
-		default:
-		}
-	}
-}
-
-func (l *eventLog) snapshot() []session.Event {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	out := make([]session.Event, 0, len(l.ring))
-	out = append(out, l.ring[l.next:]...)
-	return append(out, l.ring[:l.next]...)
-}
-
-func (l *eventLog) subscribe(ctx context.Context) <-chan session.Event {
-	ch := make(chan session.Event, subscriberBacklog)
-	l.mu.Lock()
-	l.subs[ch] = struct{}{}
-	l.mu.Unlock()
-	go func() {
-		<-ctx.Done()
-		l.mu.Lock()
-		delete(l.subs, ch)
-		close(ch)
-		l.mu.Unlock()
-	}()
-	return ch
-}
-
-func (f *Fleet) publish(e session.Event) { f.events.publish(e) }
+// publish adds one of the fleet's events to its stream (session.EventStream:
+// the same bounds as a session's).
+func (f *Fleet) publish(e session.Event) { f.events.Publish(e) }
 
 // listsChanged tells the gateway every list may have changed (an upstream
 // came up, went, or the config changed): it fetches them again and tells

@@ -146,7 +146,7 @@ type Fleet struct {
 	opts   Options
 	ctx    context.Context // ends at Close
 	stop   context.CancelFunc
-	events *eventLog
+	events *session.EventStream
 	tap    *session.Tap
 	gen    atomic.Int64
 
@@ -178,7 +178,7 @@ func New(ctx context.Context, opts Options) (*Fleet, error) {
 			return nil, err
 		}
 	}
-	f := &Fleet{opts: opts, events: newEventLog(), tap: session.NewTap(nil)}
+	f := &Fleet{opts: opts, events: session.NewEventStream(), tap: session.NewTap(nil)}
 	f.ctx, f.stop = context.WithCancel(context.Background())
 	f.gen.Store(1)
 	f.routes.Store(&routes{})
@@ -327,15 +327,15 @@ func (f *Fleet) ToolWarnings() []string {
 
 // Events are the fleet's retained events: every upstream's, with the
 // server's name in Text, and the fleet's own notices.
-func (f *Fleet) Events() []session.Event { return f.events.snapshot() }
+func (f *Fleet) Events() []session.Event { return f.events.Events() }
 
 // Subscribe streams the fleet's events from now on until ctx ends.
-func (f *Fleet) Subscribe(ctx context.Context) <-chan session.Event { return f.events.subscribe(ctx) }
+func (f *Fleet) Subscribe(ctx context.Context) <-chan session.Event { return f.events.Subscribe(ctx) }
 
 // Feed is the fleet's events (the protocol messages stay in each
 // upstream's own tap).
 func (f *Fleet) Feed(ctx context.Context) <-chan session.FeedItem {
-	in := f.events.subscribe(ctx)
+	in := f.events.Subscribe(ctx)
 	out := make(chan session.FeedItem, 64)
 	go func() {
 		defer close(out)
