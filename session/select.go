@@ -76,7 +76,11 @@ type Env struct {
 	Environ []string
 }
 
-func (e Env) withDefaults() Env {
+// WithDefaults fills what e leaves unset from this process (its
+// environment, working and home directories), as Resolve does; other
+// resolvers of config entries (session/fleet) call it to see the same
+// places.
+func (e Env) WithDefaults() Env {
 	if e.Getenv == nil {
 		e.Getenv = os.Getenv
 	}
@@ -162,7 +166,7 @@ const maxConnectTimeout = 30 * time.Second
 // selection are *UsageError. It opens
 // the trace file; close the Target when done.
 func Resolve(sel Selection, env Env, base Options) (*Target, error) {
-	env = env.withDefaults()
+	env = env.WithDefaults()
 	var note TrustNote
 	src, secrets, retrySSE, err := resolveSource(sel, env, &note)
 	if err != nil {

@@ -21,7 +21,7 @@ type TrustNote struct {
 // neither XDG_STATE_HOME nor a home directory is known, which remembers
 // nothing.
 func TrustStore(env Env) *config.TrustStore {
-	env = env.withDefaults()
+	env = env.WithDefaults()
 	dir, err := history.StateDir(env.Getenv, env.Home)
 	if err != nil {
 		return nil

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -51,16 +50,7 @@ type Config struct {
 func (c *Config) Load() ([]Spec, []string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	env := c.Env
-	if env.Getenv == nil {
-		env.Getenv = os.Getenv
-	}
-	if env.Cwd == "" {
-		env.Cwd, _ = os.Getwd()
-	}
-	if env.Home == "" {
-		env.Home, _ = os.UserHomeDir()
-	}
+	env := c.Env.WithDefaults()
 	set, err := config.Open(config.Env{Cwd: env.Cwd, Home: env.Home, Getenv: env.Getenv}, c.Selection.Configs)
 	if err != nil {
 		return nil, nil, err
