@@ -356,7 +356,7 @@ func checkDirectProgress(t *testing.T, tool string, raw json.RawMessage) {
 // progress it forwarded is written (wire's ledger), and its upstream here
 // is a stdio process that writes progress first and the gateway reads in
 // order. Over stdio, one stream, the client so gets exactly what the
-// upstream sent, before the answer. Over streamable HTTP before 2026-07-28
+// upstream sent, before the answer, and its onprogress callback all of it. Over streamable HTTP before 2026-07-28
 // mcp-go puts a session's notifications on whichever of its streams takes
 // them first, and the SDK keeps a GET stream open beside each call's POST:
 // progress written there reaches the client apart from the answer, so how
@@ -367,6 +367,11 @@ func checkProgress(t *testing.T, tool, tr string, g, d callOutcome) {
 		if !sameJSON(t, mustJSON(g.Wire.Before), mustJSON(d.Wire.Before)) || len(g.Wire.After) != 0 {
 			t.Errorf("%s: progress before the answer\n gateway %s (and %d after)\n direct  %s",
 				tool, clip(mustJSON(g.Wire.Before)), len(g.Wire.After), clip(mustJSON(d.Wire.Before)))
+		}
+		// The gateway's answer waits until the client has read the
+		// progress before it (wire's drain), so the SDK's callback got it.
+		if len(g.Progress) != len(g.Wire.Before) {
+			t.Errorf("%s: onprogress got %d of the %d progress notifications before the answer", tool, len(g.Progress), len(g.Wire.Before))
 		}
 	} else {
 		sent := map[float64]json.RawMessage{}

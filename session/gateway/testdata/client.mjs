@@ -11,10 +11,12 @@
 // the end. Every step answers {"op", "result"} or {"op", "error"}; callTool
 // with progress also collects the progress notifications the SDK handed its
 // onprogress callback, and those that reached the transport before and after
-// the answer (wire). The SDK runs notification handlers a microtask after it
-// settles an answer, so its callback misses progress that arrives in the same
-// read as the answer however well the server orders them; wire is the order
-// on the wire.
+// the answer (wire). The SDK runs notification handlers a microtask after the
+// read that carried them and forgets a call's callback once its answer is
+// settled, so the callback misses progress that arrives in the same read as
+// the answer however well the server orders them (mcpterm's stdio servers
+// hold an answer until the client has read the progress before it); wire is
+// the order on the wire.
 import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";

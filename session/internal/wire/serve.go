@@ -36,6 +36,7 @@ func (s *stdioWriter) Write(p []byte) (int, error) {
 // that progress is written. errLog, when set, hears transport errors.
 func ServeStdio(ctx context.Context, srv *server.MCPServer, in io.Reader, out io.Writer, errLog *log.Logger) error {
 	l := NewLedger()
+	l.drain = drainer(out)
 	s := server.NewStdioServer(srv)
 	if errLog != nil {
 		s.SetErrorLogger(errLog)

@@ -48,6 +48,9 @@ type Ledger struct {
 	owed    map[key]int   // noted and not yet written
 	ended   uint64        // streams of this connection that have ended
 	changed chan struct{} // closed, and replaced, whenever owed or ended changes
+	// drain, when set (a stdio stream that can tell), waits until the
+	// client has read what was written; see drainer.
+	drain func(context.Context)
 }
 
 // NewLedger returns an empty ledger.
@@ -79,7 +82,8 @@ func (l *Ledger) Unnote(m Mark) {
 	l.pay(m.key)
 }
 
-// Await returns nil once every one of marks is written, ctx's error if ctx
+// Await returns nil once every one of marks is written (and, on a stream
+// that can tell, read by the client: see drainer), ctx's error if ctx
 // ends first, and nil if EndStream has been called since the first of them
 // was noted while some are still owed: the stream that ended may have taken
 // one it will never write, and a notification that will never be written
@@ -106,6 +110,9 @@ func (l *Ledger) Await(ctx context.Context, marks ...Mark) error {
 		l.mu.Lock()
 	}
 	l.mu.Unlock()
+	if l.drain != nil && since != ^uint64(0) {
+		l.drain(ctx)
+	}
 	return nil
 }
 
