@@ -149,23 +149,10 @@ func (c *cli) clean(r *safe.Redactor, s string) string { return safe.Text(r.Reda
 // cannot be reached or answers the handshake with something that is not
 // MCP, 4 for one that does not answer it in time, 128+N after signal N.
 func (c *cli) connect(ctx context.Context, cmd string, sf *serverFlags, base session.Options) (*connection, int) {
-	if base.ClientVersion == "" {
-		base.ClientVersion = c.clientVersion()
-	}
-	if base.Asker == nil {
-		for _, check := range []func() error{
-			func() error { return c.checkSampling(cmd, &sf.ask) },
-			func() error { return c.checkElicit(&sf.ask) },
-		} {
-			if err := check(); err != nil {
-				fmt.Fprintf(c.stderr, "mcpterm %s: %s\n", cmd, safe.Text(err.Error()))
-				return nil, exitUsage
-			}
-		}
-		base.Asker = c.asker(&sf.ask)
-	}
-	if base.OAuthNotify == nil {
-		base.OAuthNotify = c.oauthNotify(cmd)
+	base, err := c.clientOptions(cmd, sf, base)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "mcpterm %s: %s\n", cmd, safe.Text(err.Error()))
+		return nil, exitUsage
 	}
 	t, err := session.Resolve(sf.Selection, c.env(), base)
 	if err != nil {
@@ -190,6 +177,29 @@ func (c *cli) connect(ctx context.Context, cmd string, sf *serverFlags, base ses
 		return nil, exitConnect
 	}
 	return &connection{s: s, t: t, redactor: t.Redactor}, exitOK
+}
+
+// clientOptions completes base as every command's client is: its version,
+// the asker the --sampling/--elicit flags choose (so a server sees the same
+// client capabilities, and gates the same tools, whichever command asks),
+// and the OAuth notice. The error is a usage mistake in those flags.
+func (c *cli) clientOptions(cmd string, sf *serverFlags, base session.Options) (session.Options, error) {
+	if base.ClientVersion == "" {
+		base.ClientVersion = c.clientVersion()
+	}
+	if base.Asker == nil {
+		if err := c.checkSampling(cmd, &sf.ask); err != nil {
+			return base, err
+		}
+		if err := c.checkElicit(&sf.ask); err != nil {
+			return base, err
+		}
+		base.Asker = c.asker(&sf.ask)
+	}
+	if base.OAuthNotify == nil {
+		base.OAuthNotify = c.oauthNotify(cmd)
+	}
+	return base, nil
 }
 
 // exitFor maps a session error to the command line's exit codes.

@@ -44,20 +44,28 @@ type tokensOptions struct {
 	sf                        serverFlags
 	files                     tokensFileList
 	enc, format, aqlMap, sort string
+	// servers and all count config entries, each on its own (a config's
+	// whole bill), as serve's flags of the same names choose them.
+	servers string
+	all     bool
 }
 
 // tokensFlags builds tokens' flag set.
 func (c *cli) tokensFlags() (*flag.FlagSet, *tokensOptions) {
 	fs := newFlagSet("tokens",
-		"usage: mcpterm tokens [--encoding E] [--format table|md|json|csv] [--sort FIELD] [server selection | --tools FILE ...]",
+		"usage: mcpterm tokens [--encoding E] [--format table|md|json|csv] [--sort FIELD] [server selection | --tools FILE ... | [--config FILE] --servers a,b | --all]",
 		"",
 		"Token counts of every rendering (convert --to FORM) per tool and per server, with savings",
 		"against the json baseline and the floor, and the AQL forms' true cost (upfront plus the",
-		"introspect answers a model reads later). No selection: the built-in demo server. See docs/tokens.md.",
+		"introspect answers a model reads later). No selection: the built-in demo server. --all (or",
+		"--servers) counts every server of your MCP clients' configs at once, each with its own timeout,",
+		"and what they take together of a 200k context window. See docs/tokens.md.",
 		"With --format json, errors are JSON objects on stderr.")
 	var o tokensOptions
 	o.sf.registerLive(fs)
 	fs.Var(&o.files, "tools", "offline: a saved tools/list result `FILE` instead of a server (repeatable: one section per server plus a grand total)")
+	fs.StringVar(&o.servers, "servers", "", "count these config entries (`NAMES`, comma-separated), each on its own, plus a grand total")
+	fs.BoolVar(&o.all, "all", false, "count every server of the config (not marked disabled): the whole bill; one that fails is reported and skipped")
 	enum(fs, &o.enc, "encoding", tokens.DefaultEncoding, tokens.Encodings(), "tokenizer")
 	enum(fs, &o.format, "format", "table", tokens.Formats(), "output")
 	fs.StringVar(&o.aqlMap, "aql-map", "", "AQL overrides `FILE` (categories, operation names) for the aql columns")
@@ -91,7 +99,12 @@ func (c *cli) runTokens(args []string) int {
 		return exitUsage
 	}
 	counter.Load() // the ranks load while the tool lists are read
+	var skipped []tokens.Skipped
+	var entries []string
 	src, err := c.tokensSource(files, sf)
+	if o.all || o.servers != "" {
+		src, err = c.tokensConfig(o, &skipped, &entries)
+	}
 	if err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm tokens:", err)
 		return exitUsage
@@ -116,6 +129,10 @@ func (c *cli) runTokens(args []string) int {
 	if err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm tokens:", err)
 		return exitUsage
+	}
+	report.Skipped = skipped
+	for i, e := range entries {
+		report.Servers[i].Entry = e
 	}
 	if err := report.Sort(*sortBy); err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm tokens: --sort:", err)

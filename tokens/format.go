@@ -64,6 +64,9 @@ func cellName(s string, md bool, maxName int) string {
 }
 
 func serverName(s *ServerReport) string {
+	if s.Entry != "" {
+		return s.Entry
+	}
 	if s.Server != "" {
 		return s.Server
 	}
@@ -132,6 +135,28 @@ func countsTable(first string, forms []string, names []string, rows []map[string
 	t.add(false, saved...)
 	t.add(false, floor...)
 	return t
+}
+
+// withWindow adds the row of each total's share of ContextWindow, under
+// the all-servers table: what a whole config takes of the window.
+func (t *table) withWindow(forms []string, totals map[string]int) *table {
+	row := []string{"of a 200k window"}
+	for _, f := range forms {
+		cell := "–"
+		if p, ok := WindowShare(totals, f); ok {
+			cell = strconv.FormatFloat(p, 'f', 1, 64) + "%"
+		}
+		row = append(row, cell)
+	}
+	t.add(false, row...)
+	return t
+}
+
+// writeSkipped names the servers a report over a config left out.
+func writeSkipped(w io.Writer, r *Report, md bool) {
+	for _, s := range r.Skipped {
+		fmt.Fprintf(w, "%snot counted: %s: %s\n", bullet(md), cellName(s.Server, md, 0), noteText(s.Reason, md))
+	}
 }
 
 func (t *table) write(w io.Writer, md bool) {
@@ -212,7 +237,7 @@ func writeText(w io.Writer, r *Report, md bool, maxName int) error {
 			names[j], rows[j] = serverName(s), s.Totals
 		}
 		totals, incomplete := r.GrandTotal()
-		countsTable("server", r.Forms, names, rows, totals, md, maxName).write(w, md)
+		countsTable("server", r.Forms, names, rows, totals, md, maxName).withWindow(r.Forms, totals).write(w, md)
 		if md {
 			fmt.Fprintln(w)
 		}
@@ -224,6 +249,10 @@ func writeText(w io.Writer, r *Report, md bool, maxName int) error {
 		if len(aqlIncomplete) > 0 {
 			fmt.Fprintf(w, "%sno AQL true cost in the grand total for %s: it failed for some server\n", bullet(md), strings.Join(aqlIncomplete, ", "))
 		}
+	}
+	if len(r.Skipped) > 0 {
+		fmt.Fprintln(w)
+		writeSkipped(w, r, md)
 	}
 	return nil
 }
@@ -327,7 +356,7 @@ func JSON(r *Report) *ojson.Value {
 		for _, m := range serverJSON(r, r.Servers[0], true).Members {
 			o.Set(m.Key, m.Value)
 		}
-		return o
+		return withSkipped(o, r)
 	}
 	o := ojson.NewObject().
 		Set("encoding", ojson.NewString(r.Encoding)).
@@ -339,6 +368,13 @@ func JSON(r *Report) *ojson.Value {
 	o.Set("servers", servers)
 	totals, incomplete := r.GrandTotal()
 	o.Set("grand_total", countsJSON(r.Forms, totals))
+	window := ojson.NewObject()
+	for _, f := range r.Forms {
+		if p, ok := WindowShare(totals, f); ok {
+			window.Set(f, ojson.NewNumber(strconv.FormatFloat(p, 'f', 2, 64)))
+		}
+	}
+	o.Set("grand_total_window_pct", window)
 	if len(incomplete) > 0 {
 		o.Set("grand_total_incomplete", stringsJSON(incomplete))
 	}
@@ -349,11 +385,28 @@ func JSON(r *Report) *ojson.Value {
 			o.Set("aql_grand_total_incomplete", stringsJSON(aqlIncomplete))
 		}
 	}
-	return o
+	return withSkipped(o, r)
+}
+
+// withSkipped adds the servers a report over a config left out, when any.
+func withSkipped(o *ojson.Value, r *Report) *ojson.Value {
+	if len(r.Skipped) == 0 {
+		return o
+	}
+	arr := ojson.NewArray()
+	for _, s := range r.Skipped {
+		arr.Items = append(arr.Items, ojson.NewObject().
+			Set("server", ojson.NewString(s.Server)).
+			Set("reason", ojson.NewString(s.Reason)))
+	}
+	return o.Set("skipped", arr)
 }
 
 func serverJSON(r *Report, s *ServerReport, withForms bool) *ojson.Value {
 	o := ojson.NewObject().Set("server", ojson.NewString(s.Server))
+	if s.Entry != "" {
+		o.Set("entry", ojson.NewString(s.Entry))
+	}
 	if s.Source != "" {
 		o.Set("source", ojson.NewString(s.Source))
 	}

@@ -24,11 +24,18 @@ type Report struct {
 	Encoding string
 	Forms    []string // column order: convert.Forms() order
 	Servers  []*ServerReport
+	// Skipped are servers of a whole config (`mcpterm tokens --all`) that
+	// could not be counted; set by the caller, shown in every format.
+	Skipped []Skipped
 }
 
 // ServerReport is one server's counts.
 type ServerReport struct {
 	Server string // name the server gave, else the file it came from
+	// Entry is the config entry the server was listed from (`tokens
+	// --all`), which names it in the report; the counts use Server, as
+	// every other face does, so they are the same as for the server alone.
+	Entry  string
 	Source string // where the tool list came from (file, or the server's own source note)
 	Tools  []ToolCounts
 	// Totals are counts of each form's whole document for the server, exactly
