@@ -122,7 +122,8 @@ func readMCPCall(t *testing.T, g *Gateway, m Mode) (string, string) {
 // them, so a new mode is covered when it is added) to the same HTTP guard,
 // over real listeners and real clients:
 //   - off loopback with a token: no token and a wrong one get 401, the
-//     right one initializes and a read-only call answers;
+//     right one initializes and a read-only call answers; without a token
+//     the gateway refuses to serve there unless InsecureNoAuth says so;
 //   - a cross-site Origin gets 403 (with the token too), the gateway's own
 //     loopback origins are served;
 //   - a body over the bound gets 413 from its Content-Length alone, before
@@ -161,6 +162,25 @@ func TestHTTPGuardEveryMode(t *testing.T) {
 				tool, args := readMCPCall(t, g, mode)
 				if r := callTool(t, c, tool, args); r.IsError || !strings.Contains(text(r), "mcpterm demo server") {
 					t.Errorf("%s %s: %s", tool, args, text(r))
+				}
+			})
+
+			t.Run("no token", func(t *testing.T) {
+				// Off loopback without a token the gateway does not serve at
+				// all, unless told anyone may call its tools.
+				ln, err := net.Listen("tcp", net.JoinHostPort(remoteHost, "0"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer ln.Close()
+				if err := g.ServeStreamableWith(ctxT(t, hangGuard), ln, bounds, nil); !errors.Is(err, ErrNeedsToken) {
+					t.Errorf("off loopback without a token: %v", err)
+				}
+				open := newGateway(t, demoSession(t), Options{Mode: mode, Policy: allowAll(t)})
+				insecure := bounds
+				insecure.InsecureNoAuth = true
+				if st := postInit(t, dialable(guardedOn(t, open, remoteHost, insecure)), 0); st != http.StatusOK {
+					t.Errorf("InsecureNoAuth: %d", st)
 				}
 			})
 
