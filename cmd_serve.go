@@ -171,8 +171,9 @@ func (c *cli) runGateway(ctx context.Context, g *gateway.Gateway, vf *serveFlags
 		note("cannot listen on %s: %v", plan.addr, err)
 		return exitConnect
 	}
-	if plan.loopback && !isLoopbackAddr(ln.Addr()) && plan.opts.Token == "" && !vf.http.insecureNoAuth {
-		// A loopback name that resolved elsewhere.
+	if plan.opts.CheckListener(ln.Addr()) != nil {
+		// A loopback name that resolved elsewhere: planListen refused every
+		// other address without a token or --insecure-no-auth.
 		ln.Close()
 		note("--listen %s bound %s, which is not loopback: give --token-env VAR or --insecure-no-auth", plan.addr, ln.Addr())
 		return exitUsage

@@ -88,6 +88,7 @@ func (c *cli) planListen(fs *flag.FlagSet, listen string, f *serveHTTPFlags) (li
 		}
 		p.opts.Token = tok
 	}
+	p.opts.InsecureNoAuth = f.insecureNoAuth
 	if !p.loopback && p.opts.Token == "" {
 		if !f.insecureNoAuth {
 			return p, usagef("--listen %s is not a loopback address, so anyone who can reach it could call the tools: give --token-env VAR (clients send Authorization: Bearer TOKEN) or --insecure-no-auth", p.addr)
@@ -152,16 +153,6 @@ func isLoopbackHost(host string) bool {
 	}
 	ip, err := netip.ParseAddr(host)
 	return err == nil && ip.Unmap().IsLoopback()
-}
-
-// isLoopbackAddr says whether a listener's address is on loopback.
-func isLoopbackAddr(a net.Addr) bool {
-	tcp, ok := a.(*net.TCPAddr)
-	if !ok {
-		return false
-	}
-	ip, ok := netip.AddrFromSlice(tcp.IP)
-	return ok && ip.Unmap().IsLoopback()
 }
 
 // httpSummary is the note that says who may connect.

@@ -382,6 +382,7 @@ func TestServeHTTPUsageErrors(t *testing.T) {
 		{[]string{"--token-env", "GOOD"}, "--token-env: only with --listen"},
 		{[]string{"--max-body", "1M", "--insecure-no-auth"}, "--insecure-no-auth, --max-body: only with --listen"},
 		{[]string{"--listen", "0.0.0.0:0"}, "--listen 0.0.0.0:0 is not a loopback address, so anyone who can reach it could call the tools: give --token-env VAR"},
+		{[]string{"--mode", "passthrough", "--listen", "0.0.0.0:0"}, "--listen 0.0.0.0:0 is not a loopback address, so anyone who can reach it could call the tools: give --token-env VAR"},
 		{[]string{"--listen", ":0", "--token-env", "UNSET"}, "--token-env UNSET: the variable is not set or empty"},
 		{[]string{"--listen", ":0", "--token-env", "SHORT"}, "--token-env SHORT: the token has 3 characters; use at least 16"},
 		{[]string{"--listen", ":0", "--token-env", "GOOD", "--insecure-no-auth"}, "--token-env and --insecure-no-auth: choose one"},

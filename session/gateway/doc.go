@@ -75,8 +75,10 @@
 //
 // # HTTP
 //
-// ServeStreamableWith puts a guard before mcp-go's streamable HTTP server
-// (http.go, sessions.go). Each request passes, in order: the Origin check
+// ServeStreamableWith refuses a listener off loopback without a bearer
+// token (HTTPOptions.CheckListener), and puts a guard, the same in every
+// mode, before mcp-go's streamable HTTP server (http.go, sessions.go).
+// Each request passes, in order: the Origin check
 // (the gateway's own loopback origins and HTTPOptions.AllowOrigins; others
 // get 403, against DNS rebinding), the bearer token (constant-time; 401),
 // the body bound and read deadline (413, 408; a body is read once, never

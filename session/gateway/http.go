@@ -46,6 +46,10 @@ type HTTPOptions struct {
 	// "Authorization: Bearer TOKEN" (compared in constant time); any other
 	// request gets 401.
 	Token string
+	// InsecureNoAuth lets a listener off loopback serve without a Token
+	// (mcpterm serve --insecure-no-auth). Without it ServeStreamableWith
+	// refuses one: anyone who can reach the port could call every tool.
+	InsecureNoAuth bool
 	// AllowOrigins are browser origins (scheme://host[:port], as ParseOrigin
 	// reads them) allowed besides the gateway's own loopback ones. A
 	// request with any other Origin header gets 403: a web page a user
@@ -108,6 +112,32 @@ func (o HTTPOptions) withDefaults() (HTTPOptions, error) {
 	return o, nil
 }
 
+// ErrNeedsToken is CheckListener's error for a listener off loopback with
+// no token.
+var ErrNeedsToken = errors.New("a listener off loopback needs a bearer token")
+
+// CheckListener says whether o may serve a listener at addr: off loopback
+// (a non-TCP address counts as off) only with a Token or InsecureNoAuth.
+// ServeStreamableWith checks it, so no face can serve without a token by
+// forgetting to; a face calls it first to word the refusal its own way.
+func (o HTTPOptions) CheckListener(addr net.Addr) error {
+	if o.Token == "" && !o.InsecureNoAuth && !IsLoopback(addr) {
+		return fmt.Errorf("serving HTTP on %v: %w (HTTPOptions.Token; InsecureNoAuth serves without one)", addr, ErrNeedsToken)
+	}
+	return nil
+}
+
+// IsLoopback says whether a listener's address is a loopback one, so only
+// this machine can reach it.
+func IsLoopback(addr net.Addr) bool {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return false
+	}
+	ip, ok := netip.AddrFromSlice(tcp.IP)
+	return ok && ip.Unmap().IsLoopback()
+}
+
 // heartbeat is how often an open GET stream gets a ping: it keeps the
 // session in use, so idle expiry ends only sessions nobody listens to.
 func (o HTTPOptions) heartbeat() time.Duration {
@@ -159,7 +189,8 @@ func ownOrigins(addr net.Addr) []string {
 		return nil
 	}
 	hosts := []string{"localhost", "127.0.0.1", "::1"}
-	if ip, ok := netip.AddrFromSlice(tcp.IP); ok && ip.Unmap().IsLoopback() {
+	if IsLoopback(addr) {
+		ip, _ := netip.AddrFromSlice(tcp.IP)
 		hosts = append(hosts, ip.Unmap().String())
 	}
 	var out []string

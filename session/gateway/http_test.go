@@ -54,11 +54,17 @@ func echoGateway(t testing.TB) *Gateway {
 	return newGateway(t, up, Options{Mode: ModeTerm, Policy: allowAll(t)})
 }
 
-// guarded serves g over streamable HTTP with o until the test ends; it
-// returns the listener's address.
+// guarded serves g over streamable HTTP with o on loopback until the test
+// ends; it returns the listener's address.
 func guarded(t testing.TB, g *Gateway, o HTTPOptions) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	return guardedOn(t, g, "127.0.0.1", o)
+}
+
+// guardedOn is guarded on a listener at host (any free port).
+func guardedOn(t testing.TB, g *Gateway, host string, o HTTPOptions) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
 	if err != nil {
 		t.Fatal(err)
 	}

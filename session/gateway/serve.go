@@ -39,7 +39,8 @@ func (g *Gateway) ServeStreamable(ctx context.Context, ln net.Listener, errLog *
 // ServeStreamableWith serves streamable HTTP at HTTPPath on ln until ctx
 // ends, then closes the clients' sessions and the listener. It returns nil
 // after a shutdown, the server's error if serving failed, and an error
-// before serving when o cannot be used. Every request passes o's checks
+// before serving when o cannot be used, among them a listener off loopback
+// without a token (CheckListener). Every request passes o's checks
 // (Origin, bearer token, body size and time, the session cap; see
 // HTTPOptions) before mcp-go reads it, and the server bounds headers and
 // idle connections; mcp-go's own check that a request on a loopback
@@ -51,6 +52,9 @@ func (g *Gateway) ServeStreamable(ctx context.Context, ln net.Listener, errLog *
 func (g *Gateway) ServeStreamableWith(ctx context.Context, ln net.Listener, o HTTPOptions, errLog *log.Logger) error {
 	o, err := o.withDefaults()
 	if err != nil {
+		return err
+	}
+	if err := o.CheckListener(ln.Addr()); err != nil {
 		return err
 	}
 	st := g.httpStack(o, ln.Addr(), errLog)
