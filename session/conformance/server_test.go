@@ -19,7 +19,9 @@ import (
 // are, and passes them). Each entry is the scenario, the tool it names
 // (its failure must be about that tool) and what it does with it.
 // Every other scenario must pass in term mode; a listed one that starts
-// passing is an error, so the list stays honest.
+// passing is an error, so the list stays honest. (server-sse-polling
+// names test_reconnection too, but passes whatever the answer when it
+// comes as JSON, as the gateway's does.)
 var termNamed = []struct{ scenario, tool, why string }{
 	{"tools-call-simple-text", "test_simple_text", "calls it for one text block"},
 	{"tools-call-image", "test_image_content", "calls it for an image block"},
