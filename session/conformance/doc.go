@@ -2,7 +2,8 @@
 // (@modelcontextprotocol/conformance, pinned in testdata/install.sh) against
 // mcpterm: its client scenarios with mcpterm's command line as the client,
 // and its server scenarios against `mcpterm serve` fronting the suite's own
-// fixture server, with the fixture alone as the reference. It holds tests
+// fixture server, in passthrough and in term mode, with the fixture alone as
+// the reference. It holds tests
 // only; CI installs the suite first (bash testdata/install.sh), and without
 // it the tests skip, except under CI=true where they fail.
 //
