@@ -65,7 +65,8 @@ type HTTPOptions struct {
 	// for its next request. None applies while a response streams, so SSE
 	// streams and long calls are not cut.
 	HeaderTimeout, BodyTimeout, IdleTimeout time.Duration
-	// MaxSessions caps the sessions open at once (503 beyond it). A
+	// MaxSessions caps the sessions open at once (the idlest makes room;
+	// 503 when every one is busy: sessions.reserve). A
 	// 2026-07-28 request, which is its own session, counts while it runs.
 	MaxSessions int
 	// SessionIdle ends a session nothing has used for that long (its next

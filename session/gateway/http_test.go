@@ -389,16 +389,41 @@ func TestHTTPTimeoutsSpareStreams(t *testing.T) {
 // and a JSON-RPC error saying why; once one ends, a new one may start.
 func TestHTTPSessionCap(t *testing.T) {
 	addr := guarded(t, echoGateway(t), HTTPOptions{MaxSessions: 2})
+	ctx := ctxT(t, 30*time.Second)
 	a, err := dial(t, addr, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := dial(t, addr, nil); err != nil {
+	b, err := dial(t, addr, nil)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if r := termCall(t, b, `(echo "b")`); text(r) != `(ok "echo: b")` {
+		t.Fatalf("b: %s", text(r))
+	}
+	// At the cap, a new client takes the place of the session used least
+	// recently with nothing in flight (a: its client went quiet without a
+	// DELETE), which ends as a DELETE would have ended it.
+	c, err := dial(t, addr, nil)
+	if err != nil {
+		t.Fatalf("a third session at the cap, with idle ones: %v", err)
+	}
+	if _, err := a.ListTools(ctx, mcp.ListToolsRequest{}); err == nil {
+		t.Error("the evicted session still answers")
+	}
+	if r := termCall(t, b, `(echo "still")`); text(r) != `(ok "echo: still")` {
+		t.Errorf("b after the eviction: %s", text(r))
+	}
+	// Sessions with a GET stream open are in use: with every place busy, a
+	// new client is refused, and its refusal says why.
+	for _, cl := range []*client.Client{b, c} {
+		id := cl.GetTransport().(*transport.StreamableHTTP).GetSessionId()
+		closeStream := openStream(t, addr, id)
+		defer closeStream()
 	}
 	_, err = dial(t, addr, nil)
 	if err == nil || !strings.Contains(err.Error(), "mcpterm gateway: the gateway has its maximum of 2 sessions open (mcpterm serve --max-sessions)") {
-		t.Fatalf("a third session: %v", err)
+		t.Fatalf("a session while every place is busy: %v", err)
 	}
 	init := `{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-11-25","clientInfo":{"name":"x","version":"0"}}}`
 	resp, err := rawExchange(t, addr, fmt.Sprintf("POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", addr, len(init), init))
@@ -409,12 +434,40 @@ func TestHTTPSessionCap(t *testing.T) {
 		t.Errorf("raw initialize: %d", resp.StatusCode)
 	}
 	// Calls of the open sessions go on.
-	if r := termCall(t, a, `(echo "still")`); text(r) != `(ok "echo: still")` {
+	if r := termCall(t, c, `(echo "c")`); text(r) != `(ok "echo: c")` {
 		t.Errorf("call at the cap: %s", text(r))
 	}
-	a.Close() // DELETE ends the session
+	b.Close() // DELETE ends the session
 	if _, err := dial(t, addr, nil); err != nil {
 		t.Errorf("after one session ended: %v", err)
+	}
+}
+
+// openStream opens session id's GET stream on addr and returns once the
+// gateway has answered it (so the stream counts as in use); the returned
+// func closes it.
+func openStream(t *testing.T, addr, id string) func() {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+HTTPPath, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set(server.HeaderKeySessionID, id)
+	req.Header.Set(mcp.HeaderProtocolVersion, mcp.ProtocolVersion20251125)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		cancel()
+		t.Fatalf("GET stream of %s: %d", id, resp.StatusCode)
+	}
+	return func() {
+		cancel()
+		resp.Body.Close()
 	}
 }
 

@@ -107,6 +107,7 @@ func (g *Gateway) httpStack(o HTTPOptions, addr net.Addr, errLog *log.Logger) *h
 		}}))
 	opts := append(streamableOptions(o, st.sessions), server.WithStreamableHTTPLogger(logger))
 	st.mcp = wire.NewHTTPHandler(g.srv, opts...)
+	st.sessions.evict = func(id string) { deleteSession(st.mcp, id) }
 	mux := http.NewServeMux()
 	mux.Handle(HTTPPath, newGuard(st.mcp, o, addr, st.sessions))
 	st.server = &http.Server{
@@ -122,3 +123,23 @@ func (g *Gateway) httpStack(o HTTPOptions, addr net.Addr, errLog *log.Logger) *h
 	}
 	return st
 }
+
+// deleteSession ends session id in h as the client's DELETE would: mcp-go
+// terminates it (sessions.Terminate) and drops its state. The request never
+// crosses the network, so nothing of the guard applies to it.
+func deleteSession(h http.Handler, id string) {
+	req, err := http.NewRequest(http.MethodDelete, HTTPPath, nil)
+	if err != nil {
+		return
+	}
+	req.Header.Set(server.HeaderKeySessionID, id)
+	h.ServeHTTP(discardWriter{header: http.Header{}}, req)
+}
+
+// discardWriter is the response writer of deleteSession: the answer has
+// no reader.
+type discardWriter struct{ header http.Header }
+
+func (d discardWriter) Header() http.Header         { return d.header }
+func (d discardWriter) Write(p []byte) (int, error) { return len(p), nil }
+func (d discardWriter) WriteHeader(int)             {}

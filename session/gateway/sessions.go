@@ -28,16 +28,28 @@ type sessions struct {
 	max int
 
 	mu      sync.Mutex
-	live    map[string]struct{}
-	pending int // tickets not yet used, and 2026-07-28 requests in flight
+	live    map[string]*use
+	pending int    // tickets not yet used, and 2026-07-28 requests in flight
+	clock   uint64 // counts uses, to order sessions by their last one
+
+	// evict ends an idle session the cap needs back, as a DELETE would
+	// (mcp-go's state for it goes too); nil: nothing is evicted.
+	evict func(id string)
 
 	// ended, when set, hears each session's end (for tests, which wait on
 	// mcp-go's sweeper).
 	ended func()
 }
 
+// use is how a session is used: requests on it now (a GET stream counts
+// while it is open) and when it was last used.
+type use struct {
+	inFlight int
+	last     uint64
+}
+
 func newSessions(max int) *sessions {
-	return &sessions{max: max, live: map[string]struct{}{}}
+	return &sessions{max: max, live: map[string]*use{}}
 }
 
 // ticket is one admitted request's place under the cap.
@@ -91,15 +103,48 @@ func (ss *sessions) admit(r *http.Request, body []byte) (context.Context, func()
 		if mcp.IsModernProtocol(header) {
 			break // mcp-go refuses it: 2026-07-28 has no GET stream
 		}
-		id := r.Header.Get(server.HeaderKeySessionID)
-		if id == "" {
+		if r.Header.Get(server.HeaderKeySessionID) == "" {
 			return ss.ticketed(ctx)
 		}
-		if _, err := ss.Validate(id); err != nil {
+		release, ok := ss.using(r.Header.Get(server.HeaderKeySessionID))
+		if !ok {
 			return nil, nil, errUnknownSession
 		}
+		return ctx, release, nil
+	}
+	// A request on an open session marks it in use while it runs; one on
+	// an unknown session is mcp-go's to answer (404).
+	if release, ok := ss.using(r.Header.Get(server.HeaderKeySessionID)); ok {
+		return ctx, release, nil
 	}
 	return ctx, func() {}, nil
+}
+
+// using marks session id in use until the returned func is called; ok is
+// false when id is not an open session.
+func (ss *sessions) using(id string) (release func(), ok bool) {
+	if id == "" {
+		return nil, false
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	u, ok := ss.live[id]
+	if !ok {
+		return nil, false
+	}
+	u.inFlight++
+	ss.clock++
+	u.last = ss.clock
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			ss.mu.Lock()
+			defer ss.mu.Unlock()
+			u.inFlight--
+			ss.clock++
+			u.last = ss.clock
+		})
+	}, true
 }
 
 func (ss *sessions) ticketed(ctx context.Context) (context.Context, func(), error) {
@@ -110,14 +155,45 @@ func (ss *sessions) ticketed(ctx context.Context) (context.Context, func(), erro
 	return context.WithValue(ctx, ticketKey{}, t), func() { ss.cancel(t) }, nil
 }
 
+// reserve keeps a place under the cap. At the cap, the session used least
+// recently with nothing in flight (no request, no open GET stream) is
+// ended to make room, as its client's DELETE would have: clients that go
+// away without a DELETE (the TypeScript SDK closing, a crashed client)
+// would otherwise hold their places until they idle out, and locked every
+// new client out for that long (two runs of the conformance suite filled
+// 64 places). Only when every session is busy is the request refused.
 func (ss *sessions) reserve() (*ticket, error) {
 	ss.mu.Lock()
-	defer ss.mu.Unlock()
+	victim := ""
 	if len(ss.live)+ss.pending >= ss.max {
-		return nil, errFull{ss.max}
+		victim = ss.idlest()
+		if victim == "" {
+			ss.mu.Unlock()
+			return nil, errFull{ss.max}
+		}
+		delete(ss.live, victim)
 	}
 	ss.pending++
+	ss.mu.Unlock()
+	if victim != "" {
+		ss.evict(victim)
+	}
 	return &ticket{}, nil
+}
+
+// idlest is the open session used least recently with nothing in flight,
+// or "" when there is none or nothing may be evicted. Callers hold mu.
+func (ss *sessions) idlest() string {
+	if ss.evict == nil {
+		return ""
+	}
+	id, oldest := "", uint64(0)
+	for k, u := range ss.live {
+		if u.inFlight == 0 && (id == "" || u.last < oldest) {
+			id, oldest = k, u.last
+		}
+	}
+	return id
 }
 
 // cancel gives t's place back unless it became a session.
@@ -174,7 +250,8 @@ func (m minter) Generate() string {
 	id := "mcp-session-" + rand.Text()
 	m.ss.mu.Lock()
 	defer m.ss.mu.Unlock()
-	m.ss.live[id] = struct{}{}
+	m.ss.clock++
+	m.ss.live[id] = &use{last: m.ss.clock}
 	if m.t != nil && !m.t.used {
 		m.t.used = true
 		m.ss.pending--
