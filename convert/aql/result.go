@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/mcpterm/mcpterm/convert/content"
 	"github.com/mcpterm/mcpterm/convert/ojson"
 )
 
@@ -19,8 +20,21 @@ type Executor func(call ToolCall) (*ojson.Value, error)
 // Finish turns a prepared step and its upstream outcome into the AQL
 // OperationResult. When the step carried a projection that was applied,
 // full is the same response without it, so a caller can show what the
-// projection saved; otherwise full is nil.
+// projection saved; otherwise full is nil. Non-text content is referenced
+// as FinishBlocks does, numbered from 1.
 func Finish(st Step, result *ojson.Value, callErr error) (resp, full *ojson.Value) {
+	return FinishBlocks(st, result, callErr, &content.Blocks{})
+}
+
+// FinishBlocks is Finish for an answer that passes the result's non-text
+// content (images, audio, resources, links) as MCP content blocks after
+// its text: each such item is added to b and stands in the response only
+// as its reference (content.Blocks.Add), never as base64 in the JSON. The
+// reference takes the item's place when data is the content array; when
+// data is structuredContent the references are listed in _meta.blocks,
+// and in error.details.blocks for an isError result. b numbers the blocks
+// across the operations of a batch.
+func FinishBlocks(st Step, result *ojson.Value, callErr error, b *content.Blocks) (resp, full *ojson.Value) {
 	if st.Local != nil {
 		return st.Local, nil
 	}
@@ -32,17 +46,34 @@ func Finish(st Step, result *ojson.Value, callErr error) (resp, full *ojson.Valu
 		msg := clip(callErr.Error(), maxUpstreamError)
 		return errorf(CodeInternal, details("tool", tool, "upstream_error", msg), "Internal error: '%s'", brief(msg)).Response(), nil
 	}
-	data, isErr, text := resultData(result)
+	data, isErr, text, refs := resultData(result, b)
 	if isErr {
 		if text == "" {
 			text = "the tool reported an error without a message"
 		}
 		text = clip(text, maxUpstreamError)
-		return errorf(CodeInternal, details("tool", tool, "upstream_error", text), "Internal error: '%s'", brief(text)).Response(), nil
+		d := details("tool", tool, "upstream_error", text)
+		if refs != nil {
+			d.Set("blocks", refs)
+		}
+		return errorf(CodeInternal, d, "Internal error: '%s'", brief(text)).Response(), nil
+	}
+	// withMeta adds the references that have no place in data.
+	withMeta := func(resp, meta *ojson.Value) *ojson.Value {
+		if refs != nil {
+			if meta == nil {
+				meta = ojson.NewObject()
+			}
+			meta.Set("blocks", refs)
+		}
+		if meta != nil {
+			resp.Set("_meta", meta)
+		}
+		return resp
 	}
 	resp = Success(data)
 	if len(st.Fields) == 0 {
-		return resp, nil
+		return withMeta(resp, nil), nil
 	}
 	meta := ojson.NewObject().Set("fields", strArray(st.Fields))
 	if data.Kind != ojson.Object && data.Kind != ojson.Array {
@@ -51,25 +82,27 @@ func Finish(st Step, result *ojson.Value, callErr error) (resp, full *ojson.Valu
 			reason = "the result is a " + data.Kind.String() + ", not an object or array"
 		}
 		meta.Set("projected", ojson.NewBool(false)).Set("reason", ojson.NewString(reason))
-		return resp.Set("_meta", meta), nil
+		return withMeta(resp, meta), nil
 	}
 	meta.Set("projected", ojson.NewBool(true))
-	return Success(Project(data, st.Fields)).Set("_meta", meta), resp
+	return withMeta(Success(Project(data, st.Fields)), meta), withMeta(resp, nil)
 }
 
 // resultData reads a CallToolResult: structuredContent when present; else
 // the text content, parsed when it is a JSON object or array (so fields can
-// project it); else the content array as the server sent it.
-func resultData(res *ojson.Value) (data *ojson.Value, isError bool, text string) {
+// project it); else the content array with each non-text item replaced by
+// its reference. The non-text items go to b; refs are their references
+// when data does not hold them (structuredContent, or an error), else nil.
+func resultData(res *ojson.Value, b *content.Blocks) (data *ojson.Value, isError bool, text string, refs *ojson.Value) {
 	if res == nil || res.Kind != ojson.Object {
-		return nil, true, "the server returned no CallToolResult object"
+		return nil, true, "the server returned no CallToolResult object", nil
 	}
 	isError = res.Get("isError") != nil && res.Get("isError").Kind == ojson.Bool && res.Get("isError").Bool
-	content := res.Get("content")
+	items := res.Get("content")
 	var texts []string
 	allText := true
-	if content != nil && content.Kind == ojson.Array {
-		for _, it := range content.Items {
+	if items != nil && items.Kind == ojson.Array {
+		for _, it := range items.Items {
 			if it.Get("type").StringOr("") == "text" && it.Get("text") != nil && it.Get("text").Kind == ojson.String {
 				texts = append(texts, it.Get("text").Str)
 			} else {
@@ -78,26 +111,37 @@ func resultData(res *ojson.Value) (data *ojson.Value, isError bool, text string)
 		}
 	}
 	text = strings.Join(texts, "\n")
-	if isError {
-		return nil, true, text
+	sc := res.Get("structuredContent")
+	if isError || (sc != nil && sc.Kind != ojson.Null) {
+		if rs := b.AddResult(res); len(rs) > 0 {
+			refs = ojson.NewArray(rs...)
+		}
+		if isError {
+			return nil, true, text, refs
+		}
+		return sc, false, text, refs
 	}
-	if sc := res.Get("structuredContent"); sc != nil && sc.Kind != ojson.Null {
-		return sc, false, text
-	}
-	if content == nil || content.Kind != ojson.Array || len(content.Items) == 0 {
-		return ojson.NewNull(), false, ""
+	if items == nil || items.Kind != ojson.Array || len(items.Items) == 0 {
+		return ojson.NewNull(), false, "", nil
 	}
 	if !allText {
-		return content, false, text
+		arr := ojson.NewArray()
+		for _, it := range items.Items {
+			if content.IsNonText(it) {
+				it = b.Add(it)
+			}
+			arr.Items = append(arr.Items, it)
+		}
+		return arr, false, text, nil
 	}
 	if len(texts) == 1 {
-		return textData(texts[0]), false, text
+		return textData(texts[0]), false, text, nil
 	}
 	arr := ojson.NewArray()
 	for _, t := range texts {
 		arr.Items = append(arr.Items, textData(t))
 	}
-	return arr, false, text
+	return arr, false, text, nil
 }
 
 // textData is a text block as data: parsed when it is a JSON object or
@@ -191,12 +235,18 @@ func project(v *ojson.Value, n *pathNode) *ojson.Value {
 // RunRequest prepares one request, runs its call through exec if it needs
 // one, and returns the OperationResult.
 func (a *Adapter) RunRequest(via string, r *Request, exec Executor) *ojson.Value {
+	return a.runRequest(via, r, exec, &content.Blocks{})
+}
+
+// runRequest is RunRequest numbering the non-text content after the blocks
+// b already holds (FinishBlocks).
+func (a *Adapter) runRequest(via string, r *Request, exec Executor, b *content.Blocks) *ojson.Value {
 	st := a.Prepare(via, r)
 	if st.Local != nil {
 		return st.Local
 	}
 	res, err := exec(*st.Call)
-	resp, _ := Finish(st, res, err)
+	resp, _ := FinishBlocks(st, res, err, b)
 	return resp
 }
 
@@ -210,8 +260,9 @@ func (a *Adapter) Run(via string, in *Input, exec Executor) *ojson.Value {
 	}
 	ops := make([]string, len(in.Batch))
 	resps := make([]*ojson.Value, len(in.Batch))
+	var b content.Blocks // one numbering for the whole batch's answer
 	for i, r := range in.Batch {
-		ops[i], resps[i] = r.Operation, a.RunRequest(via, r, exec)
+		ops[i], resps[i] = r.Operation, a.runRequest(via, r, exec, &b)
 	}
 	return BatchResponse(ops, resps)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpterm/mcpterm/convert/content"
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/sexpr"
 )
@@ -127,7 +128,7 @@ func contentNode(c *ojson.Value) *sexpr.Node {
 	case "image", "audio":
 		items := []*sexpr.Node{sexpr.Sym(typ)}
 		items = field(items, "mime", "mimeType")
-		items = append(items, sexpr.Kw("bytes"), sexpr.Num(fmt.Sprint(base64Size(c.Get("data").StringOr("")))))
+		items = append(items, sexpr.Kw("bytes"), sexpr.Num(fmt.Sprint(content.Base64Size(c.Get("data").StringOr("")))))
 		return sexpr.L(items...)
 	case "resource":
 		res := c.Get("resource")
@@ -141,7 +142,7 @@ func contentNode(c *ojson.Value) *sexpr.Node {
 		if t := res.Get("text"); t != nil && t.Kind == ojson.String {
 			items = append(items, sexpr.Kw("text"), sexpr.Str(t.Str))
 		} else if b := res.Get("blob"); b != nil && b.Kind == ojson.String {
-			items = append(items, sexpr.Kw("bytes"), sexpr.Num(fmt.Sprint(base64Size(b.Str))))
+			items = append(items, sexpr.Kw("bytes"), sexpr.Num(fmt.Sprint(content.Base64Size(b.Str))))
 		}
 		return sexpr.L(items...)
 	case "resource_link":
@@ -164,19 +165,6 @@ func (f contentFields) add(items []*sexpr.Node, kw, key string) []*sexpr.Node {
 		return append(items, sexpr.Kw(kw), sexpr.Str(x.Str))
 	}
 	return items
-}
-
-// base64Size is the decoded size of base64 text, computed without decoding.
-func base64Size(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '=', ' ', '\n', '\r', '\t':
-		default:
-			n++
-		}
-	}
-	return n * 3 / 4
 }
 
 // ErrorToTerm renders a call that got no result: a JSON-RPC error, a

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcpterm/mcpterm/convert/content"
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/sexpr"
 )
@@ -80,10 +81,10 @@ func TestBinarySummaries(t *testing.T) {
 			data[i] = byte(rnd.IntN(256))
 		}
 		enc := base64.StdEncoding.EncodeToString(data)
-		if got := base64Size(enc); got != n {
+		if got := content.Base64Size(enc); got != n {
 			t.Errorf("base64Size of %d bytes = %d", n, got)
 		}
-		if got := base64Size(base64.RawStdEncoding.EncodeToString(data)); got != n {
+		if got := content.Base64Size(base64.RawStdEncoding.EncodeToString(data)); got != n {
 			t.Errorf("unpadded base64Size of %d bytes = %d", n, got)
 		}
 	}

@@ -3,6 +3,7 @@ package calls
 import (
 	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/convert/call"
+	"github.com/mcpterm/mcpterm/convert/content"
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/convert/sexpr"
 )
@@ -12,8 +13,14 @@ import (
 // the fields it asked for. When a projection was applied, full is the same
 // response without it, so a face can say what the projection saved;
 // otherwise full is nil. An item read as MCP-Term or JSON is answered as
-// the AQL request for the same call would be.
+// the AQL request for the same call would be. Non-text content is
+// referenced, numbered from 1 (aql.Finish).
 func (c *Codec) ItemAnswer(it *Item, out Outcome) (resp, full *ojson.Value) {
+	return c.itemAnswer(it, out, &content.Blocks{})
+}
+
+// itemAnswer is ItemAnswer adding the item's non-text content to b.
+func (c *Codec) itemAnswer(it *Item, out Outcome, b *content.Blocks) (resp, full *ojson.Value) {
 	if it.IsLocal() {
 		return it.Local, nil
 	}
@@ -22,9 +29,9 @@ func (c *Codec) ItemAnswer(it *Item, out Outcome) (resp, full *ojson.Value) {
 		st = &aql.Step{Operation: c.operation(it), Call: &aql.ToolCall{Name: it.Tool, Arguments: it.Arguments}}
 	}
 	if out.Err != nil {
-		return aql.Finish(*st, nil, out.Err.cause())
+		return aql.FinishBlocks(*st, nil, out.Err.cause(), b)
 	}
-	return aql.Finish(*st, out.Result, nil)
+	return aql.FinishBlocks(*st, out.Result, nil, b)
 }
 
 // operation is the AQL operation an item stands for.
@@ -43,16 +50,38 @@ func (c *Codec) operation(it *Item) string {
 // Answer is the AQL response to the whole plan, as an AQL server answers:
 // one item's response, or for a batch every item's by index with a summary
 // (BatchAnswer). outs[i] is what became of p.Items[i]; items answered
-// locally need none.
+// locally need none. Non-text content stands in it only as references
+// (AnswerBlocks); a face that cannot pass the blocks shows those.
 func (c *Codec) Answer(p *Plan, outs []Outcome) *ojson.Value {
+	resp, _ := c.AnswerBlocks(p, outs)
+	return resp
+}
+
+// AnswerBlocks is Answer and the non-text content (images, audio,
+// resources, links) of every result, in the order the answer's references
+// number them ("block": n is blocks[n-1]): a face passes them as MCP
+// content blocks after the answer's text, never as base64 in it.
+func (c *Codec) AnswerBlocks(p *Plan, outs []Outcome) (*ojson.Value, []*ojson.Value) {
+	var b content.Blocks
 	resps := make([]*ojson.Value, len(p.Items))
 	for i := range p.Items {
-		resps[i], _ = c.ItemAnswer(&p.Items[i], outcomeAt(outs, i))
+		resps[i], _ = c.itemAnswer(&p.Items[i], outcomeAt(outs, i), &b)
 	}
 	if !p.Batch && len(resps) == 1 {
-		return resps[0]
+		return resps[0], b.Items
 	}
-	return c.BatchAnswer(p, resps)
+	return c.BatchAnswer(p, resps), b.Items
+}
+
+// TermBlocks is the non-text content of a term answer's results in order,
+// the blocks a face passes after the MCP-Term text (which summarises each
+// item: call.ResultToTerm). The same rule picks them as for AQL answers.
+func TermBlocks(outs []Outcome) []*ojson.Value {
+	var b content.Blocks
+	for _, o := range outs {
+		b.AddResult(o.Result)
+	}
+	return b.Items
 }
 
 // BatchAnswer is the spec's batch answer from the items' responses: every

@@ -17,7 +17,8 @@ import (
 // (calls.Codec.ReadAQL), so introspect and every failure found before I/O
 // are answered locally; the rest runs upstream (session.Runner, in order),
 // and the answer is the AQL response {success, data|error}, or a batch's
-// results and summary (calls.Codec.Answer), as minified JSON.
+// results and summary (calls.Codec.AnswerBlocks), as minified JSON,
+// followed by the results' non-text content as MCP content blocks.
 func (g *Gateway) handleAQL(via string) server.ToolHandlerFunc {
 	return func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		defer g.inflight.enter(ctx)()
@@ -35,8 +36,12 @@ func (g *Gateway) handleAQL(via string) server.ToolHandlerFunc {
 			return aqlAnswer(aqlFailure(aql.CodeInvalidType, err.Error()), true), nil
 		}
 		outs := g.runPlan(ctx, st, plan, newProgress(ctx, req), "operations")
-		resp := st.codec.Answer(plan, outs)
-		return aqlAnswer(resp, !plan.Batch && !aql.IsSuccess(resp)), nil
+		resp, passed := st.codec.AnswerBlocks(plan, outs)
+		res := aqlAnswer(resp, !plan.Batch && !aql.IsSuccess(resp))
+		// The JSON refers to each image, audio, resource or link by its
+		// block number; the blocks themselves follow, as in term mode.
+		res.Content = append(res.Content, blocks(passed)...)
+		return res, nil
 	}
 }
 

@@ -309,21 +309,20 @@ func checkCall(t *testing.T, st *state, m Mode, tr string, c e2eCall, directRaw,
 		t.Errorf("%s %s:\n gateway %s\n want    %v %s", c.Tool, c.Args, clip(g.Result), wantErr, want)
 		return
 	}
-	if m == ModeTerm || m == ModeTermLazy {
-		// After the text, the upstream's non-text content, as it sent it.
-		var passed []json.RawMessage
-		for _, it := range direct.Get("content").Items {
-			if it.Get("type").StringOr("") != "text" {
-				passed = append(passed, json.RawMessage(it.Compact()))
-			}
+	// After the text, in every mode, the upstream's non-text content
+	// as it sent it.
+	var passed []json.RawMessage
+	for _, it := range direct.Get("content").Items {
+		if it.Get("type").StringOr("") != "text" {
+			passed = append(passed, json.RawMessage(it.Compact()))
 		}
-		var gotPassed []json.RawMessage
-		for _, it := range items[1:] {
-			gotPassed = append(gotPassed, json.RawMessage(it.Compact()))
-		}
-		if !sameJSON(t, mustJSON(gotPassed), mustJSON(passed)) {
-			t.Errorf("%s: non-text content\n gateway %s\n direct  %s", c.Tool, clip(mustJSON(gotPassed)), clip(mustJSON(passed)))
-		}
+	}
+	var gotPassed []json.RawMessage
+	for _, it := range items[1:] {
+		gotPassed = append(gotPassed, json.RawMessage(it.Compact()))
+	}
+	if !sameJSON(t, mustJSON(gotPassed), mustJSON(passed)) {
+		t.Errorf("%s: non-text content\n gateway %s\n direct  %s", c.Tool, clip(mustJSON(gotPassed)), clip(mustJSON(passed)))
 	}
 	if c.Progress {
 		checkProgress(t, c.Tool, tr, g, d)

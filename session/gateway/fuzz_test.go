@@ -10,6 +10,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/mcpterm/mcpterm/convert/aql"
+	"github.com/mcpterm/mcpterm/convert/calls"
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/session/policy"
 )
@@ -99,12 +100,14 @@ func FuzzAQLArguments(f *testing.F) {
 }
 
 // FuzzNonText: whatever an upstream puts in a result's content, passing
-// its non-text items on neither panics nor passes text items.
+// its non-text items on neither panics nor passes text items, and the AQL
+// answer to the same result refers to exactly the blocks passed, by number.
 func FuzzNonText(f *testing.F) {
 	for _, s := range []string{
 		`{"content":[{"type":"image","data":"AAAA","mimeType":"image/png"},{"type":"text","text":"x"}]}`,
 		`{"content":[{"type":"resource","resource":{"uri":"a://b","text":"t"}},{"type":"resource_link","uri":"a://c","name":"c"}]}`,
 		`{"content":[{"type":"audio"},{"type":7},null,1,"s"]}`, `{"content":{}}`, `{}`,
+		`{"content":[{"type":"image","data":"AAAA","mimeType":"image/png","annotations":7}]}`,
 	} {
 		f.Add(s)
 	}
@@ -113,10 +116,15 @@ func FuzzNonText(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, c := range nonText(v) {
-			if _, ok := c.(mcp.TextContent); ok {
+		passed := blocks(calls.TermBlocks([]calls.Outcome{{Result: v}}))
+		for _, c := range passed {
+			if tc, ok := c.(mcp.TextContent); ok && !strings.HasPrefix(tc.Text, "block ") {
 				t.Fatalf("%q: a text item was passed on", raw)
 			}
+		}
+		resp, _ := aql.Finish(aql.Step{Call: &aql.ToolCall{Name: "t"}}, v, nil)
+		if n := strings.Count(resp.Compact(), `"block":`); n < len(passed) {
+			t.Fatalf("%q: %d blocks passed, %d referenced: %s", raw, len(passed), n, resp.Compact())
 		}
 	})
 }

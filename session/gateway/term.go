@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -41,8 +42,8 @@ func (g *Gateway) handleTerm(ctx context.Context, req mcp.CallToolRequest) (*mcp
 		if !o.OK() {
 			failed++
 		}
-		content = append(content, nonText(o.Result)...)
 	}
+	content = append(content, blocks(calls.TermBlocks(outs))...)
 	return &mcp.CallToolResult{Content: content, IsError: len(outs) > 0 && failed == len(outs)}, nil
 }
 
@@ -54,38 +55,18 @@ func errTerm(code, msg string) *sexpr.Node {
 	return sexpr.L(sexpr.Sym("err"), sexpr.Sym(code), sexpr.Str(msg))
 }
 
-// maxPassedContent bounds how many non-text items one answer passes on.
-const maxPassedContent = 64
-
-// nonText returns a result's image, audio and resource items as typed MCP
-// content, unchanged. Items of other types, and those mcp-go cannot read,
-// are left to the text summary (mcp-go would read an unknown type as text).
-func nonText(raw *ojson.Value) []mcp.Content {
-	if raw == nil {
-		return nil
-	}
-	items := raw.Get("content")
-	if items == nil || items.Kind != ojson.Array {
-		return nil
-	}
-	var out []mcp.Content
-	for _, it := range items.Items {
-		if it.Kind != ojson.Object {
-			continue
-		}
-		switch it.Get("type").StringOr("") {
-		case "image", "audio", "resource", "resource_link":
-		default:
-			continue
-		}
+// blocks turns an answer's non-text items (chosen, checked and numbered in
+// the core: content.Blocks) into typed MCP content, each unchanged. An
+// item mcp-go still cannot read keeps its place as a text block saying so,
+// so the block numbers an AQL answer refers to stay true.
+func blocks(items []*ojson.Value) []mcp.Content {
+	out := make([]mcp.Content, 0, len(items))
+	for i, it := range items {
 		c, err := mcp.UnmarshalContent([]byte(it.Compact()))
 		if err != nil {
-			continue
+			c = mcp.NewTextContent(fmt.Sprintf("block %d: the upstream's %s item could not be passed on: %v", i+1, it.Get("type").StringOr(""), err))
 		}
 		out = append(out, c)
-		if len(out) == maxPassedContent {
-			break
-		}
 	}
 	return out
 }
