@@ -35,7 +35,7 @@ func (g *Gateway) buildLazy(st *state) error {
 	st.codec = calls.New(st.visible, calls.Options{Overrides: g.opts.Overrides, Codes: codes, Unsuggest: g.unsuggest(&st.codec)})
 	// The tool is termtool's, which `mcpterm tokens` counts as the
 	// term_lazy form's upfront document.
-	st.tools = []server.ServerTool{{Tool: g.termTool(st, termtool.LazyTool(g.opts.TermTool, st.visible, codes)), Handler: g.handleLazy}}
+	st.tools = []server.ServerTool{{Tool: termTool(st, termtool.LazyTool(g.opts.TermTool, st.visible, codes)), Handler: g.handleLazy}}
 	return nil
 }
 

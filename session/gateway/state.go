@@ -99,12 +99,12 @@ func (g *Gateway) buildTerm(st *state) error {
 	st.codec = calls.New(st.visible, calls.Options{Overrides: g.opts.Overrides, Codes: doc.Codes, Unsuggest: g.unsuggest(&st.codec)})
 	// The tool is termtool's, which `mcpterm tokens` counts as this mode's
 	// gateway figure.
-	st.tools = []server.ServerTool{{Tool: g.termTool(st, termtool.TermTool(g.opts.TermTool, st.visible.Server, doc.Text)), Handler: g.handleTerm}}
+	st.tools = []server.ServerTool{{Tool: termTool(st, termtool.TermTool(g.opts.TermTool, st.visible.Server, doc.Text)), Handler: g.handleTerm}}
 	return nil
 }
 
 // termTool is t as an MCP tool, with the annotations of the visible tools.
-func (g *Gateway) termTool(st *state, t termtool.Tool) mcp.Tool {
+func termTool(st *state, t termtool.Tool) mcp.Tool {
 	tool := mcp.NewToolWithRawSchema(t.Name, t.Description, json.RawMessage(termtool.InputSchema))
 	tool.Annotations = termAnnotations(st)
 	return tool
