@@ -131,12 +131,12 @@ func TestTokensLive(t *testing.T) {
 			Forms map[string]int `json:"forms"`
 		} `json:"tools"`
 		Totals map[string]int `json:"totals"`
-		AQL    map[string]struct {
-			Upfront          int `json:"upfront"`
-			OperationsList   int `json:"operations_list"`
-			OperationDetails int `json:"operation_details"`
-			TrueCost         int `json:"true_cost"`
-		} `json:"aql"`
+		True   map[string]struct {
+			Upfront        int `json:"upfront"`
+			OperationsList int `json:"operations_list"`
+			Details        int `json:"details"`
+			TrueCost       int `json:"true_cost"`
+		} `json:"true_costs"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatal(err)
@@ -150,8 +150,8 @@ func TestTokensLive(t *testing.T) {
 	for _, tool := range doc.Tools {
 		sum += tool.Forms["aql_single"]
 	}
-	single := doc.AQL["aql_single"]
-	if single.Upfront != doc.Totals["aql_single"] || single.OperationDetails != sum || single.TrueCost != single.Upfront+single.OperationsList+sum {
+	single := doc.True["aql_single"]
+	if single.Upfront != doc.Totals["aql_single"] || single.Details != sum || single.TrueCost != single.Upfront+single.OperationsList+sum {
 		t.Errorf("aql_single %+v, tool cells add up to %d", single, sum)
 	}
 

@@ -65,7 +65,7 @@ func TestWorkbenchCountsEqualTokensCommand(t *testing.T) {
 			}
 			// The header, as drawn, says the command's totals.
 			header := strings.Split(ansi.Strip(m.Screen()), "\n")[1]
-			aql := want.AQL["aql_single"]
+			aql := want.True["aql_single"]
 			for label, n := range map[string]int{
 				"JSON": want.Totals["json"], "MCP-Term": want.Totals["term"], "term-lean": want.Totals["term_lean"],
 				"TypeScript": want.Totals["dts"], "floor": want.Totals["floor"],
@@ -86,10 +86,10 @@ type tokensReport struct {
 		Forms map[string]int `json:"forms"`
 	} `json:"tools"`
 	Totals map[string]int `json:"totals"`
-	AQL    map[string]struct {
+	True   map[string]struct {
 		Upfront  int `json:"upfront"`
 		TrueCost int `json:"true_cost"`
-	} `json:"aql"`
+	} `json:"true_costs"`
 }
 
 func tokensJSON(t *testing.T, file string) tokensReport {

@@ -11,6 +11,7 @@ import (
 	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/convert/dts"
 	"github.com/mcpterm/mcpterm/convert/term"
+	"github.com/mcpterm/mcpterm/convert/termtool"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 )
 
@@ -33,6 +34,7 @@ func Forms() []Form {
 		{Name: "term", CLIName: "term", Description: "MCP-Term declarations of what the model receives (name, description, input schema), lossless; see docs/mcp-term.md", Render: termForm("term")},
 		{Name: "term_lean", CLIName: "term-lean", Description: "MCP-Term with tool descriptions cut to one sentence and schema descriptions and titles dropped", Render: termForm("term_lean")},
 		{Name: "term_full", CLIName: "term-full", Description: "MCP-Term of the whole tool: adds title, annotation flags and outputSchema (-> type); compare with json_full", Render: termForm("term_full")},
+		{Name: "term_lazy", CLIName: "term-lazy", Description: "the gateway's term-lazy tool as the model receives it: the how-to and one line per tool, full declarations via (describe CODE)", Render: renderLazy},
 		{Name: "dts", CLIName: "dts", Description: "TypeScript declarations: type aliases and an interface Tools", Render: dts.Render},
 		{Name: "floor", CLIName: "floor", Description: "the floor: names, descriptions, property names, enum values and types joined by single spaces", Render: renderFloor},
 		{Name: "aql_single", CLIName: "aql-single", Description: "MCP-AQL single mode: one mcp_aql tool, operations listed by name, details via introspect", Render: func(s *toolset.Set) (string, error) { return aql.RenderSingle(s, nil) }},
@@ -74,6 +76,13 @@ func renderJSON(set *toolset.Set) (string, error) { return set.Baseline().Compac
 func renderJSONPretty(set *toolset.Set) (string, error) { return set.Baseline().Pretty(), nil }
 
 func renderMCP(set *toolset.Set) (string, error) { return set.Result().Compact(), nil }
+
+// renderLazy is the term-lazy gateway's one tool for set, model-facing:
+// the text `mcpterm serve --mode term-lazy` lists (termtool.LazyTool),
+// in the json baseline's shape.
+func renderLazy(set *toolset.Set) (string, error) {
+	return termtool.LazyTool(termtool.Name, set, nil).ModelFacing(), nil
+}
 
 // ToolRenderer renders single tools of set as they appear in the whole
 // server's document: Renderer's per-tool text, for callers that still take

@@ -17,6 +17,8 @@ func (r *Renderer) ToolNote(form, tool string) string {
 		return "the introspect request for this operation and the answer a model reads back, paid on top of the upfront AQL tools"
 	}
 	switch f.Name {
+	case LazyForm:
+		return "the describe call for this tool and the declaration a model reads back, paid on top of the term-lazy tool's one-line listing"
 	case "json":
 		return "the baseline: what an LLM API receives, {name, description, input_schema} minified"
 	case "json_pretty":

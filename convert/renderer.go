@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/convert/term"
+	"github.com/mcpterm/mcpterm/convert/termtool"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 )
 
@@ -40,6 +41,9 @@ type Renderer struct {
 	codes     map[string]string
 
 	modes [2]lazyAQL // by aql.Mode: Single, Semantic
+
+	describerOnce sync.Once
+	describer     *termtool.Describer // term_lazy's describe answers
 }
 
 // lazyAQL is one mode's adapter and introspect exchanges, built once.
@@ -58,8 +62,10 @@ const (
 	// RoleDocument is the form rendered for a set holding only the tool
 	// (with its server-wide short code): every form but the AQL ones.
 	RoleDocument TextRole = "document"
-	// RoleRequest is the introspect request for the tool's AQL operation,
-	// {"operation":"introspect","params":{"query":"operations","name":OP}}.
+	// RoleRequest is the request a model sends for the tool's details: for
+	// an AQL form the introspect request for the tool's operation,
+	// {"operation":"introspect","params":{"query":"operations","name":OP}};
+	// for term_lazy the describe call's arguments, {"expr":"(describe CODE)"}.
 	RoleRequest TextRole = "request"
 	// RoleAnswer is the answer a model reads back for that request.
 	RoleAnswer TextRole = "answer"
@@ -136,12 +142,13 @@ func (r *Renderer) Document(form string) (string, error) {
 }
 
 // ToolTexts are the texts behind tool's figure in form, in order: for
-// every form but the AQL ones a single RoleDocument text, the form
+// every form but the Deferred ones a single RoleDocument text, the form
 // rendered for a set holding only the tool with its server-wide short
 // code; for aql_single and aql_semantic the tool's operation introspect
 // exchange, its RoleRequest then its RoleAnswer text (the upfront AQL
-// document is paid once per server, the details per operation). A tool
-// with no AQL operation gets an error wrapping ErrNoOperation.
+// document is paid once per server, the details per operation); for
+// term_lazy likewise the tool's describe exchange. A tool with no AQL
+// operation gets an error wrapping ErrNoOperation.
 //
 // In a hand-built set that repeats a name, the first tool of the name
 // answers for it (toolset.Parse rejects such lists).
@@ -185,6 +192,19 @@ func (r *Renderer) Introspect(mode aql.Mode) ([]aql.IntrospectCost, error) {
 	return slices.Clone(m.exchanges), nil
 }
 
+// LazyForm is the term-lazy gateway's form: its upfront document lists
+// the tools one line each, and a tool's texts are its describe exchange.
+const LazyForm = "term_lazy"
+
+// Deferred says whether form's upfront document leaves each tool's details
+// for a later call (AQL's introspect, term-lazy's describe), so that a
+// tool's texts are that exchange rather than a one-tool document, and the
+// form's true cost is more than its document.
+func Deferred(form string) bool {
+	_, isAQL := AQLMode(form)
+	return isAQL || form == LazyForm
+}
+
 // AQLMode says whether form is one of the MCP-AQL forms, whose per-tool
 // texts are introspect exchanges, and which adapter mode it renders.
 func AQLMode(form string) (aql.Mode, bool) {
@@ -214,11 +234,32 @@ func (r *Renderer) toolTexts(f Form, t *toolset.Tool) ([]ToolText, error) {
 		x := m.exchanges[i]
 		return []ToolText{{Role: RoleRequest, Text: x.Request}, {Role: RoleAnswer, Text: x.Answer}}, nil
 	}
+	if f.Name == LazyForm {
+		return r.describe(f, t)
+	}
 	text, err := contain(func() (string, error) { return r.renderOne(f, t) }, f)
 	if err != nil {
 		return nil, err
 	}
 	return []ToolText{{Role: RoleDocument, Text: text}}, nil
+}
+
+// describe is t's describe exchange in the term-lazy mode: the arguments
+// of (describe CODE) with t's server-wide code, and the gateway's answer,
+// from the Describer the gateway itself answers with.
+func (r *Renderer) describe(f Form, t *toolset.Tool) ([]ToolText, error) {
+	r.describerOnce.Do(func() { r.describer = termtool.NewDescriber(r.set, r.shortCodes()) })
+	code := r.describer.Code(t.Name)
+	if code == "" {
+		code = t.Name // a describe request takes the name as well
+	}
+	answer, err := contain(func() (string, error) {
+		return r.describer.Answer(termtool.Request{Tools: []string{code}})
+	}, f)
+	if err != nil {
+		return nil, err
+	}
+	return []ToolText{{Role: RoleRequest, Text: termtool.DescribeArguments(code)}, {Role: RoleAnswer, Text: answer}}, nil
 }
 
 // renderOne is a non-AQL form rendered for a set holding only t. The term

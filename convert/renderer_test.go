@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpterm/mcpterm/convert/aql"
 	"github.com/mcpterm/mcpterm/convert/term"
+	"github.com/mcpterm/mcpterm/convert/termtool"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 	"github.com/mcpterm/mcpterm/convert/toolset/toolsettest"
 )
@@ -32,8 +33,10 @@ func testSets(t *testing.T) map[string]*toolset.Set {
 
 // wantToolTexts is the definition of a tool's texts written out the long
 // way, independently of the Renderer: the form rendered for a one-tool set
-// with the code from the whole server's term.ShortCodes, or the tool's
-// operation exchange from aql.IntrospectCostsFor.
+// with the code from the whole server's term.ShortCodes, the tool's
+// operation exchange from aql.IntrospectCostsFor, or for term_lazy the
+// describe call with that code answered by the term form's declaration
+// of the tool.
 func wantToolTexts(t *testing.T, set *toolset.Set, ov aql.Overrides, f Form, tool *toolset.Tool) []ToolText {
 	t.Helper()
 	if mode, ok := AQLMode(f.Name); ok {
@@ -49,12 +52,20 @@ func wantToolTexts(t *testing.T, set *toolset.Set, ov aql.Overrides, f Form, too
 		t.Fatalf("%s: no exchange for %s", f.Name, tool.Name)
 	}
 	one := Single(set, tool)
-	if opts, ok := TermOptions(f.Name); ok {
-		var names []string
-		for _, tl := range set.Tools {
-			names = append(names, tl.Name)
+	var names []string
+	for _, tl := range set.Tools {
+		names = append(names, tl.Name)
+	}
+	codes := term.ShortCodes(names)
+	if f.Name == LazyForm {
+		d, err := term.Render(one, term.Options{ModelFacing: true, Codes: codes})
+		if err != nil {
+			return nil
 		}
-		opts.Codes = term.ShortCodes(names)
+		return []ToolText{{RoleRequest, termtool.DescribeArguments(codes[tool.Name])}, {RoleAnswer, d.Text}}
+	}
+	if opts, ok := TermOptions(f.Name); ok {
+		opts.Codes = codes
 		d, err := term.Render(one, opts)
 		if err != nil {
 			return nil
@@ -350,6 +361,11 @@ func FuzzRenderer(f *testing.F) {
 				switch {
 				case isAQL:
 					if len(texts) != 2 || texts[0].Role != RoleRequest || texts[1].Role != RoleAnswer || !strings.Contains(texts[0].Text, `"introspect"`) {
+						t.Fatalf("%s/%s: %q", form.Name, tool.Name, texts)
+					}
+				case form.Name == LazyForm:
+					code, _ := r.ShortCode(tool.Name)
+					if len(texts) != 2 || texts[0].Text != termtool.DescribeArguments(code) || texts[1].Role != RoleAnswer || !strings.Contains(texts[1].Text, "("+code+" ") {
 						t.Fatalf("%s/%s: %q", form.Name, tool.Name, texts)
 					}
 				case len(texts) != 1 || texts[0].Role != RoleDocument:

@@ -221,7 +221,8 @@ func writeText(w io.Writer, r *Report, md bool, maxName int) error {
 		if md {
 			fmt.Fprintln(w)
 		}
-		writeAQL(w, r, s.AQL, s.Totals[Baseline], md)
+		writeTrue(w, r, s.True, s.Totals[Baseline], md)
+		writeGateway(w, r, s, md)
 		writeNotes(w, r, s, md, maxName)
 	}
 	if len(r.Servers) > 1 {
@@ -241,13 +242,13 @@ func writeText(w io.Writer, r *Report, md bool, maxName int) error {
 		if md {
 			fmt.Fprintln(w)
 		}
-		aqlTotals, aqlIncomplete := r.AQLGrandTotal()
-		writeAQL(w, r, aqlTotals, totals[Baseline], md)
+		trueTotals, trueIncomplete := r.TrueGrandTotal()
+		writeTrue(w, r, trueTotals, totals[Baseline], md)
 		if len(incomplete) > 0 {
 			fmt.Fprintf(w, "%sno grand total for %s: it failed for some server\n", bullet(md), strings.Join(incomplete, ", "))
 		}
-		if len(aqlIncomplete) > 0 {
-			fmt.Fprintf(w, "%sno AQL true cost in the grand total for %s: it failed for some server\n", bullet(md), strings.Join(aqlIncomplete, ", "))
+		if len(trueIncomplete) > 0 {
+			fmt.Fprintf(w, "%sno true cost in the grand total for %s: it failed for some server\n", bullet(md), strings.Join(trueIncomplete, ", "))
 		}
 	}
 	if len(r.Skipped) > 0 {
@@ -255,44 +256,6 @@ func writeText(w io.Writer, r *Report, md bool, maxName int) error {
 		writeSkipped(w, r, md)
 	}
 	return nil
-}
-
-// writeAQL prints the true cost of the AQL forms under a counts table: the
-// upfront definitions the total row shows, plus what a model reads back
-// through introspect. base is the json baseline's total.
-func writeAQL(w io.Writer, r *Report, costs map[string]AQLCost, base int, md bool) {
-	forms := r.AQLForms()
-	if len(forms) == 0 {
-		return
-	}
-	fmt.Fprintf(w, "%s%s: a tool's cell is its operation's introspect details (request + answer); the total row is the upfront definitions only. True cost = upfront + operations list + all operation details:\n",
-		bullet(md), strings.Join(forms, ", "))
-	if md {
-		fmt.Fprintln(w)
-	}
-	t := &table{}
-	t.add(false, "AQL", "upfront", "ops list", "all details", "true cost", "saved vs json", "types list", "per op")
-	for _, f := range forms {
-		c, ok := costs[f]
-		if !ok {
-			t.add(false, f, "err", "err", "err", "err", "–", "err", "–")
-			continue
-		}
-		saved := "–"
-		if base > 0 {
-			saved = strconv.FormatFloat(100*float64(base-c.True())/float64(base), 'f', 1, 64) + "%"
-		}
-		perOp := "–"
-		if c.Operations > 0 {
-			perOp = strconv.Itoa(c.DetailsMin) + "–" + strconv.Itoa(c.DetailsMax)
-		}
-		t.add(false, f, strconv.Itoa(c.Upfront), strconv.Itoa(c.OperationsList), strconv.Itoa(c.Details),
-			strconv.Itoa(c.True()), saved, strconv.Itoa(c.TypesList), perOp)
-	}
-	t.write(w, md)
-	if md {
-		fmt.Fprintln(w)
-	}
 }
 
 func bullet(md bool) string {
@@ -311,8 +274,8 @@ func writeNotes(w io.Writer, r *Report, s *ServerReport, md bool, maxName int) {
 		parts = append(parts, fmt.Sprintf("%s %d (%d tokens)", k, p.Count, p.Tokens))
 	}
 	fmt.Fprintf(w, "%sleft out of compact forms (json_full tokens): %s\n", bullet(md), strings.Join(parts, " · "))
-	for _, f := range r.AQLForms() {
-		if msg, ok := s.AQLErrors[f]; ok {
+	for _, f := range r.DeferredForms() {
+		if msg, ok := s.TrueErrors[f]; ok {
 			fmt.Fprintf(w, "%s%s true cost failed: %s\n", bullet(md), f, noteText(msg, md))
 		}
 	}
@@ -348,8 +311,9 @@ func noteText(msg string, md bool) string {
 
 // JSON is the machine-readable report, key order fixed: for one server
 // {"encoding", "server", "source", "forms", "tools", "totals", "savings",
-// "left_out", "errors"}; for several {"encoding", "forms", "servers": [the
-// same objects without "encoding" and "forms"], "grand_total"}.
+// "left_out", "true_costs", "gateway", "errors", "true_cost_errors"}; for
+// several {"encoding", "forms", "servers": [the same objects without
+// "encoding" and "forms"], "grand_total", "true_cost_grand_total"}.
 func JSON(r *Report) *ojson.Value {
 	if len(r.Servers) == 1 {
 		o := ojson.NewObject().Set("encoding", ojson.NewString(r.Encoding))
@@ -378,11 +342,11 @@ func JSON(r *Report) *ojson.Value {
 	if len(incomplete) > 0 {
 		o.Set("grand_total_incomplete", stringsJSON(incomplete))
 	}
-	if len(r.AQLForms()) > 0 {
-		aqlTotals, aqlIncomplete := r.AQLGrandTotal()
-		o.Set("aql_grand_total", aqlJSON(r, aqlTotals, totals[Baseline]))
-		if len(aqlIncomplete) > 0 {
-			o.Set("aql_grand_total_incomplete", stringsJSON(aqlIncomplete))
+	if len(r.DeferredForms()) > 0 {
+		trueTotals, trueIncomplete := r.TrueGrandTotal()
+		o.Set("true_cost_grand_total", trueJSON(r, trueTotals, totals[Baseline]))
+		if len(trueIncomplete) > 0 {
+			o.Set("true_cost_grand_total_incomplete", stringsJSON(trueIncomplete))
 		}
 	}
 	return withSkipped(o, r)
@@ -442,42 +406,17 @@ func serverJSON(r *Report, s *ServerReport, withForms bool) *ojson.Value {
 		lo.Set(k, ojson.NewObject().Set("count", ojson.NewInt(int64(p.Count))).Set("tokens", ojson.NewInt(int64(p.Tokens))))
 	}
 	o.Set("left_out", lo)
-	if len(r.AQLForms()) > 0 {
-		o.Set("aql", aqlJSON(r, s.AQL, s.Totals[Baseline]))
+	if len(r.DeferredForms()) > 0 {
+		o.Set("true_costs", trueJSON(r, s.True, s.Totals[Baseline]))
+	}
+	if g := r.Gateway(s); len(g) > 0 {
+		o.Set("gateway", gatewayJSON(g, s.Totals[Baseline]))
 	}
 	if len(s.Errors) > 0 {
 		o.Set("errors", errorsJSON(r.Forms, s.Errors))
 	}
-	if len(s.AQLErrors) > 0 {
-		o.Set("aql_errors", errorsJSON(r.Forms, s.AQLErrors))
-	}
-	return o
-}
-
-// aqlJSON is {FORM: {"upfront", "operations_list", "operation_details",
-// "true_cost", "true_saved_vs_json_pct", "types_list", "operations",
-// "per_operation_min", "per_operation_max"}} for the AQL forms that have a
-// cost.
-func aqlJSON(r *Report, costs map[string]AQLCost, base int) *ojson.Value {
-	o := ojson.NewObject()
-	for _, f := range r.AQLForms() {
-		c, ok := costs[f]
-		if !ok {
-			continue
-		}
-		co := ojson.NewObject().
-			Set("upfront", ojson.NewInt(int64(c.Upfront))).
-			Set("operations_list", ojson.NewInt(int64(c.OperationsList))).
-			Set("operation_details", ojson.NewInt(int64(c.Details))).
-			Set("true_cost", ojson.NewInt(int64(c.True())))
-		if base > 0 {
-			co.Set("true_saved_vs_json_pct", ojson.NewNumber(strconv.FormatFloat(100*float64(base-c.True())/float64(base), 'f', 1, 64)))
-		}
-		co.Set("types_list", ojson.NewInt(int64(c.TypesList))).
-			Set("operations", ojson.NewInt(int64(c.Operations))).
-			Set("per_operation_min", ojson.NewInt(int64(c.DetailsMin))).
-			Set("per_operation_max", ojson.NewInt(int64(c.DetailsMax)))
-		o.Set(f, co)
+	if len(s.TrueErrors) > 0 {
+		o.Set("true_cost_errors", errorsJSON(r.Forms, s.TrueErrors))
 	}
 	return o
 }
@@ -537,11 +476,11 @@ func termUnsafe(r rune) bool {
 // where the form failed), and the row kind "tool". Names are sanitised like
 // table cells, since CSV lands on terminals as often as in spreadsheets.
 // Totals are not rows: a whole document's count is not the sum of its
-// tools', and a spreadsheet would add it in. The AQL forms are the
-// exception, by design: their tool cells are per-operation introspect
-// costs, and two more rows per server (kinds "aql_upfront" and
-// "aql_operations_list", tool empty, counts in the AQL columns only) make
-// an AQL column's sum over a server its true cost.
+// tools', and a spreadsheet would add it in. The deferred forms are the
+// exception, by design: their tool cells are per-tool exchanges, and two
+// more rows per server (kinds "upfront" and "operations_list", tool empty,
+// counts in the deferred columns only) make a deferred column's sum over a
+// server its true cost.
 func writeCSV(w io.Writer, r *Report) error {
 	cw := csv.NewWriter(w)
 	cw.Write(append(append([]string{"server", "tool"}, r.Forms...), "row"))
@@ -557,17 +496,17 @@ func writeCSV(w io.Writer, r *Report) error {
 			}
 			cw.Write(append(row, "tool"))
 		}
-		if len(r.AQLForms()) == 0 {
+		if len(r.DeferredForms()) == 0 {
 			continue
 		}
-		for _, kind := range []string{"aql_upfront", "aql_operations_list"} {
+		for _, kind := range []string{"upfront", "operations_list"} {
 			row := []string{csvText(serverName(s)), ""}
 			for _, f := range r.Forms {
-				c, ok := s.AQL[f]
+				c, ok := s.True[f]
 				switch {
 				case !ok:
 					row = append(row, "")
-				case kind == "aql_upfront":
+				case kind == "upfront":
 					row = append(row, strconv.Itoa(c.Upfront))
 				default:
 					row = append(row, strconv.Itoa(c.OperationsList))

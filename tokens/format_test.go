@@ -55,9 +55,11 @@ func TestTableFormat(t *testing.T) {
 		t.Fatalf("table carries escape sequences:\n%q", out)
 	}
 	// Every table is aligned: numbers are right-aligned, so all rows of one
-	// table have the same display width. A section holds the counts table
-	// and, after a note line, the AQL true-cost table.
-	for _, section := range strings.Split(out, "\n\n") {
+	// table have the same display width. A server's section holds the
+	// counts table and, each after a note line, the true-cost table (a row
+	// per deferred form) and the gateway's (modes, tokens, saving); the
+	// grand total has no gateway table.
+	for i, section := range strings.Split(out, "\n\n") {
 		lines := strings.Split(strings.TrimSpace(section), "\n")
 		var tables [][]int
 		var widths []int
@@ -65,15 +67,19 @@ func TestTableFormat(t *testing.T) {
 			if strings.HasPrefix(l, "left out") || strings.Contains(l, " failed") || strings.HasPrefix(l, "no grand total") {
 				break
 			}
-			if strings.HasPrefix(l, "aql_single, aql_semantic:") {
+			if strings.HasPrefix(l, "aql_single, aql_semantic, term_lazy:") || strings.HasPrefix(l, "term_lazy, aql_single, aql_semantic:") || strings.HasPrefix(l, "gateway:") {
 				tables, widths = append(tables, widths), nil
 				continue
 			}
 			widths = append(widths, runewidth.StringWidth(l))
 		}
 		tables = append(tables, widths)
-		if len(tables) != 2 || len(tables[1]) != 3 {
-			t.Fatalf("want a counts table and a 3-row AQL table:\n%s", section)
+		want := 3
+		if i == len(r.Servers) {
+			want = 2 // all servers
+		}
+		if len(tables) != want || len(tables[1]) != 1+len(r.DeferredForms()) || want == 3 && len(tables[2]) != 3 {
+			t.Fatalf("want a counts table, a true-cost table with a row per deferred form and (per server) a 3-row gateway table:\n%s", section)
 		}
 		for _, widths := range tables {
 			for _, w := range widths {
@@ -137,11 +143,20 @@ func TestJSONFormat(t *testing.T) {
 	if v.Get("left_out").Get("icons").Get("count").Num != "1" {
 		t.Fatalf("left_out %s", v.Get("left_out").Compact())
 	}
-	aqlSingle := v.Get("aql").Get("aql_single")
-	want := one.Servers[0].AQL["aql_single"]
-	if aqlSingle == nil || aqlSingle.Get("true_cost").Num.String() != strconv.Itoa(want.True()) || aqlSingle.Get("upfront").Num.String() != strconv.Itoa(want.Upfront) ||
-		aqlSingle.Get("operations_list").Num.String() != strconv.Itoa(want.OperationsList) || aqlSingle.Get("true_saved_vs_json_pct") == nil {
-		t.Fatalf("aql %s, want %+v", v.Get("aql").Compact(), want)
+	for _, f := range []string{"aql_single", "term_lazy"} {
+		got := v.Get("true_costs").Get(f)
+		want := one.Servers[0].True[f]
+		if got == nil || got.Get("true_cost").Num.String() != strconv.Itoa(want.True()) || got.Get("upfront").Num.String() != strconv.Itoa(want.Upfront) ||
+			got.Get("operations_list").Num.String() != strconv.Itoa(want.OperationsList) || got.Get("true_saved_vs_json_pct") == nil {
+			t.Fatalf("true_costs %s, want %s %+v", v.Get("true_costs").Compact(), f, want)
+		}
+	}
+	// The gateway's figures are the report's own: term-lazy's true cost,
+	// term's tool as served.
+	gw := v.Get("gateway")
+	if gw.Get("term_lazy").Get("tokens").Num.String() != strconv.Itoa(one.Servers[0].True["term_lazy"].True()) ||
+		gw.Get("term").Get("tokens").Num.String() != strconv.Itoa(one.Servers[0].Served["term"]) || gw.Get("json").Get("mode").Str != "passthrough" {
+		t.Fatalf("gateway %s", gw.Compact())
 	}
 
 	r := twoServerReport(t)
@@ -151,10 +166,10 @@ func TestJSONFormat(t *testing.T) {
 			Server string         `json:"server"`
 			Totals map[string]int `json:"totals"`
 		} `json:"servers"`
-		GrandTotal    map[string]int `json:"grand_total"`
-		AQLGrandTotal map[string]struct {
+		GrandTotal     map[string]int `json:"grand_total"`
+		TrueGrandTotal map[string]struct {
 			TrueCost int `json:"true_cost"`
-		} `json:"aql_grand_total"`
+		} `json:"true_cost_grand_total"`
 	}
 	if err := json.Unmarshal([]byte(writeString(t, r, "json")), &multi); err != nil {
 		t.Fatal(err)
@@ -162,8 +177,10 @@ func TestJSONFormat(t *testing.T) {
 	if len(multi.Servers) != 2 || multi.Encoding != O200kBase {
 		t.Fatalf("%+v", multi)
 	}
-	if got, want := multi.AQLGrandTotal["aql_semantic"].TrueCost, r.Servers[0].AQL["aql_semantic"].True()+r.Servers[1].AQL["aql_semantic"].True(); got != want || got == 0 {
-		t.Errorf("aql grand total %d, want %d", got, want)
+	for _, f := range r.DeferredForms() {
+		if got, want := multi.TrueGrandTotal[f].TrueCost, r.Servers[0].True[f].True()+r.Servers[1].True[f].True(); got != want || got == 0 {
+			t.Errorf("%s true-cost grand total %d, want %d", f, got, want)
+		}
 	}
 	for _, f := range r.Forms {
 		if _, failed := r.Servers[0].Errors[f]; failed {
@@ -184,9 +201,9 @@ func TestCSVFormat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A header, one row per tool, two AQL rows per server.
+	// A header, one row per tool, two true-cost rows per server.
 	if len(recs) != 1+3+2+2+2 {
-		t.Fatalf("%d records, want a header, one per tool and two AQL rows per server", len(recs))
+		t.Fatalf("%d records, want a header, one per tool and two true-cost rows per server", len(recs))
 	}
 	if recs[0][0] != "server" || recs[0][1] != "tool" || recs[0][2] != Baseline || len(recs[0]) != 3+len(r.Forms) || recs[0][len(recs[0])-1] != "row" {
 		t.Fatalf("header %v", recs[0])
@@ -194,12 +211,12 @@ func TestCSVFormat(t *testing.T) {
 	if recs[1][1] != "data_platform_query" || recs[1][2] == "" || recs[1][len(recs[1])-1] != "tool" {
 		t.Fatalf("row %v", recs[1])
 	}
-	if up := recs[4]; up[1] != "" || up[2] != "" || up[len(up)-1] != "aql_upfront" {
-		t.Fatalf("AQL row %v", up)
+	if up := recs[4]; up[1] != "" || up[2] != "" || up[len(up)-1] != "upfront" {
+		t.Fatalf("true-cost row %v", up)
 	}
 }
 
-// TestCSVSumsToTrueCost: an AQL column added up over one server's rows is
+// TestCSVSumsToTrueCost: a deferred column added up over one server's rows is
 // that server's true cost, so a spreadsheet sum means what it says.
 func TestCSVSumsToTrueCost(t *testing.T) {
 	r := twoServerReport(t)
@@ -207,7 +224,7 @@ func TestCSVSumsToTrueCost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range r.AQLForms() {
+	for _, f := range r.DeferredForms() {
 		col := slices.Index(recs[0], f)
 		for _, s := range r.Servers {
 			sum := 0
@@ -220,7 +237,7 @@ func TestCSVSumsToTrueCost(t *testing.T) {
 					sum += n
 				}
 			}
-			if want := s.AQL[f].True(); sum != want || want == 0 {
+			if want := s.True[f].True(); sum != want || want == 0 {
 				t.Errorf("%s/%s: column sums to %d, true cost %d", s.Server, f, sum, want)
 			}
 		}

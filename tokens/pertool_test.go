@@ -99,8 +99,8 @@ func TestCellsAreRendererTextsSynthetic(t *testing.T) {
 			}
 		}
 	}
-	for _, f := range r.AQLForms() {
-		if cost := s.AQL[f]; cost.Operations != len(set.Tools) || cost.True() <= cost.Upfront {
+	for _, f := range r.DeferredForms() {
+		if cost := s.True[f]; cost.Exchanges != len(set.Tools) || cost.True() <= cost.Upfront {
 			t.Errorf("%s: %+v", f, cost)
 		}
 	}
@@ -193,8 +193,8 @@ func TestAQLFormWithoutRenderer(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := r.Servers[0]
-	if s.AQLErrors["aql_single"] != "the upfront document failed to render" || len(s.AQL) != 0 {
-		t.Errorf("AQL: %v, errors %v", s.AQL, s.AQLErrors)
+	if s.TrueErrors["aql_single"] != "the upfront document failed to render" || len(s.True) != 0 {
+		t.Errorf("AQL: %v, errors %v", s.True, s.TrueErrors)
 	}
 	for _, tc := range s.Tools {
 		if tc.Counts["json"] == 0 || tc.Errors["aql_single"] != "form has no renderer" {

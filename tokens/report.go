@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpterm/mcpterm/convert"
 	"github.com/mcpterm/mcpterm/convert/aql"
+	"github.com/mcpterm/mcpterm/convert/termtool"
 	"github.com/mcpterm/mcpterm/convert/toolset"
 )
 
@@ -46,18 +47,23 @@ type ServerReport struct {
 	Errors map[string]string
 	// LeftOut is what compact forms omit, with its cost in json_full tokens.
 	LeftOut map[string]LeftOutPart
-	// AQL is the true cost of each AQL form (see AQLCost); AQLErrors says
-	// why one could not be worked out.
-	AQL       map[string]AQLCost
-	AQLErrors map[string]string
+	// True is the true cost of each deferred form (see TrueCost);
+	// TrueErrors says why one could not be worked out.
+	True       map[string]TrueCost
+	TrueErrors map[string]string
+	// Served is the term forms' declarations as the gateway's term mode
+	// serves them: one mcp_term tool, how-to included, model-facing
+	// (termtool.TermTool); see Report.Gateway.
+	Served map[string]int
 
 	index map[string]int // tool name -> first row of that name; see Tool
 }
 
 // ToolCounts is one tool: each form rendered for a set holding only it,
-// except the AQL forms, whose cell is the introspect exchange for the
-// tool's operation (a one-tool AQL server would be a misleading figure:
-// the upfront cost is paid once per server, the details per operation).
+// except the deferred forms, whose cell is the exchange that fetches the
+// tool's details — AQL's introspect for its operation, term-lazy's
+// describe (a one-tool server would be a misleading figure: the upfront
+// cost is paid once per server, the details per tool).
 type ToolCounts struct {
 	Name   string
 	Counts map[string]int
@@ -116,15 +122,25 @@ func serverReport(c *Counter, rd *convert.Renderer, forms []string) (*ServerRepo
 	sr := &ServerReport{
 		Server: set.Server, Source: set.Source,
 		Totals: map[string]int{}, Errors: map[string]string{},
-		AQL: map[string]AQLCost{}, AQLErrors: map[string]string{},
+		True: map[string]TrueCost{}, TrueErrors: map[string]string{}, Served: map[string]int{},
 	}
 	for _, f := range forms {
-		n, err := countText(c, func() (string, error) { return rd.Document(f) })
+		var text string
+		n, err := countText(c, func() (string, error) {
+			t, err := rd.Document(f)
+			text = t
+			return t, err
+		})
 		if err != nil {
 			sr.Errors[f] = err.Error()
 			continue
 		}
 		sr.Totals[f] = n
+		if servedAsTermTool(f) {
+			if n, err := c.Count(termtool.TermTool(termtool.Name, set.Server, text).ModelFacing()); err == nil {
+				sr.Served[f] = n
+			}
+		}
 	}
 	sr.Tools = make([]ToolCounts, 0, len(set.Tools))
 	for _, t := range set.Tools {
@@ -141,8 +157,8 @@ func serverReport(c *Counter, rd *convert.Renderer, forms []string) (*ServerRepo
 	}
 	sr.reindex()
 	for _, f := range forms {
-		if mode, ok := convert.AQLMode(f); ok {
-			aqlCost(c, rd, sr, f, mode)
+		if IsDeferredForm(f) {
+			trueCost(c, rd, sr, f)
 		}
 	}
 	lo, err := leftOut(c, set)
@@ -225,7 +241,7 @@ func Saved(counts map[string]int, form string) (pct float64, ok bool) {
 	if !ok1 || !ok2 || base == 0 {
 		return 0, false
 	}
-	return 100 * float64(base-n) / float64(base), true
+	return savedPct(base, n), true
 }
 
 // FloorRatio is form's count as a multiple of the floor's.

@@ -98,8 +98,8 @@ func TestReportCountsRenderedText(t *testing.T) {
 		if got, want := s.Totals[f.Name], e.count(text); got != want {
 			t.Errorf("%s total %d, rendered text counts %d", f.Name, got, want)
 		}
-		if IsAQLForm(f.Name) {
-			continue // tool cells are introspect exchanges: TestAQLCells
+		if IsDeferredForm(f.Name) {
+			continue // tool cells are exchanges: TestAQLCells, TestLazyCells
 		}
 		for i, tool := range set.Tools {
 			text, err := f.Render(convert.Single(set, tool))
@@ -290,8 +290,8 @@ func TestAQLCells(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(r.AQLForms(), ","); got != "aql_single,aql_semantic" {
-		t.Fatalf("AQL forms %q", got)
+	if got := strings.Join(r.DeferredForms(), ","); got != "term_lazy,aql_single,aql_semantic" {
+		t.Fatalf("deferred forms %q", got)
 	}
 	for i, set := range sets {
 		s := r.Servers[i]
@@ -300,9 +300,9 @@ func TestAQLCells(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cost, ok := s.AQL[f]
+			cost, ok := s.True[f]
 			if !ok {
-				t.Fatalf("%s/%s: no AQL cost: %v", set.Server, f, s.AQLErrors)
+				t.Fatalf("%s/%s: no AQL cost: %v", set.Server, f, s.TrueErrors)
 			}
 			details, list := 0, 0
 			for _, x := range xs {
@@ -318,36 +318,36 @@ func TestAQLCells(t *testing.T) {
 					list = n
 				}
 			}
-			if cost.Upfront != s.Totals[f] || cost.OperationsList != list || cost.Details != details || cost.Operations != len(set.Tools) {
+			if cost.Upfront != s.Totals[f] || cost.OperationsList != list || cost.Details != details || cost.Exchanges != len(set.Tools) {
 				t.Errorf("%s/%s: %+v, want upfront %d list %d details %d", set.Server, f, cost, s.Totals[f], list, details)
 			}
 			if cost.True() != cost.Upfront+list+details || cost.True() <= cost.Upfront || cost.TypesList == 0 {
 				t.Errorf("%s/%s: true cost %d from %+v", set.Server, f, cost.True(), cost)
 			}
-			if cost.DetailsMin > cost.DetailsMax || cost.DetailsMin*cost.Operations > cost.Details || cost.DetailsMax*cost.Operations < cost.Details {
+			if cost.DetailsMin > cost.DetailsMax || cost.DetailsMin*cost.Exchanges > cost.Details || cost.DetailsMax*cost.Exchanges < cost.Details {
 				t.Errorf("%s/%s: per-operation range %+v", set.Server, f, cost)
 			}
 		}
 	}
-	grand, incomplete := r.AQLGrandTotal()
+	grand, incomplete := r.TrueGrandTotal()
 	if len(incomplete) > 0 {
 		t.Fatal(incomplete)
 	}
-	for _, f := range r.AQLForms() {
-		a, b := r.Servers[0].AQL[f], r.Servers[1].AQL[f]
+	for _, f := range r.DeferredForms() {
+		a, b := r.Servers[0].True[f], r.Servers[1].True[f]
 		g := grand[f]
-		if g.True() != a.True()+b.True() || g.Operations != a.Operations+b.Operations || g.DetailsMin != min(a.DetailsMin, b.DetailsMin) || g.DetailsMax != max(a.DetailsMax, b.DetailsMax) {
+		if g.True() != a.True()+b.True() || g.Exchanges != a.Exchanges+b.Exchanges || g.DetailsMin != min(a.DetailsMin, b.DetailsMin) || g.DetailsMax != max(a.DetailsMax, b.DetailsMax) {
 			t.Errorf("%s grand total %+v from %+v and %+v", f, g, a, b)
 		}
 	}
-	// Without the AQL forms there is no AQL section.
+	// Without the deferred forms there is no true-cost section.
 	plain, _ := convert.FormByName("json")
 	r, err = Build(c, sets[:1], []convert.Form{plain})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.Servers[0].AQL) != 0 || len(r.AQLForms()) != 0 || strings.Contains(writeString(t, r, "table"), "true cost") {
-		t.Errorf("AQL section without AQL forms")
+	if len(r.Servers[0].True) != 0 || len(r.DeferredForms()) != 0 || strings.Contains(writeString(t, r, "table"), "true cost") {
+		t.Errorf("true-cost section without deferred forms")
 	}
 }
 
@@ -363,9 +363,9 @@ func TestAQLTrueCostOnCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := r.Servers[0]
-		for _, f := range r.AQLForms() {
-			cost := s.AQL[f]
-			if cost.Operations != len(set.Tools) || cost.True() <= cost.Upfront+cost.OperationsList {
+		for _, f := range r.DeferredForms() {
+			cost := s.True[f]
+			if cost.Exchanges != len(set.Tools) || cost.True() <= cost.Upfront+cost.OperationsList {
 				t.Errorf("%s/%s: %+v", filepath.Base(path), f, cost)
 			}
 			for _, tool := range s.Tools {

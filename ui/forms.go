@@ -22,6 +22,8 @@ func formLabel(form string) string {
 		return "term-lean"
 	case "term_full":
 		return "MCP-Term full"
+	case "term_lazy":
+		return "term-lazy describe"
 	case "dts":
 		return "TypeScript"
 	case "floor":

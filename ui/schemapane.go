@@ -307,8 +307,9 @@ func renderSchema(t ticket, k schemaKey, st Styles, cat *catalog, tool *toolset.
 func showTexts(st Styles, form string, texts []convert.ToolText, width int, sanitize func(string) string) string {
 	var parts []string
 	for _, tt := range texts {
-		shown := layoutText(form, tt.Text, width)
-		body := widget.Highlight(st.Syntax, lexerFor(form), sanitize(shown))
+		lexer := textLexer(form, tt.Role)
+		shown := layoutText(lexer, tt.Text, width)
+		body := widget.Highlight(st.Syntax, lexer, sanitize(shown))
 		switch tt.Role {
 		case convert.RoleRequest:
 			body = st.Muted.Render("→ the model asks") + "\n" + body
@@ -320,11 +321,20 @@ func showTexts(st Styles, form string, texts []convert.ToolText, width int, sani
 	return strings.Join(parts, "\n\n")
 }
 
+// textLexer is the lexer of one of a form's per-tool texts: the form's,
+// but JSON for term-lazy's describe request (its answer is MCP-Term).
+func textLexer(form string, role convert.TextRole) string {
+	if form == convert.LazyForm && role == convert.RoleRequest {
+		return "json"
+	}
+	return lexerFor(form)
+}
+
 // layoutText spreads a counted text over lines for reading: JSON indented,
-// S-expressions pretty-printed to width. Only white space outside strings
-// changes, so what is read is what was counted.
-func layoutText(form, text string, width int) string {
-	switch lexerFor(form) {
+// S-expressions pretty-printed to width, by the text's lexer. Only white
+// space outside strings changes, so what is read is what was counted.
+func layoutText(lexer, text string, width int) string {
+	switch lexer {
 	case "json":
 		if v, err := ojson.Parse([]byte(text)); err == nil {
 			return v.Pretty()

@@ -197,7 +197,7 @@ func (m *Model) totals(r *tokens.ServerReport, forms []string, short, pct bool) 
 		return " " + style.Render(sv)
 	}
 	for _, f := range forms {
-		if cost, ok := r.AQL[f]; ok {
+		if cost, ok := r.True[f]; ok {
 			label, up := "AQL true ", " (upfront "
 			if short {
 				label, up = "AQL ", " (up "
@@ -207,7 +207,7 @@ func (m *Model) totals(r *tokens.ServerReport, forms []string, short, pct bool) 
 			continue
 		}
 		n, ok := r.Totals[f]
-		if !ok || tokens.IsAQLForm(f) {
+		if !ok || tokens.IsDeferredForm(f) {
 			continue
 		}
 		label := formLabel(f)

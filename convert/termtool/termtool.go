@@ -60,13 +60,35 @@ func LazyDescription(server string, set *toolset.Set, codes map[string]string) s
 	return LazyHowTo(server) + "\n\n" + strings.TrimRight(term.Listing(set, codes), "\n")
 }
 
-// ModelFacing is the tool named name with description desc as an LLM API
-// receives it, {name, description, input_schema} minified in a one-item
-// array: the shape of the json baseline, so a gateway's figure compares
-// like with like with the servers' own lists.
-func ModelFacing(name, desc string) string {
-	t := &toolset.Tool{Name: name, Description: desc, InputSchema: inputSchema()}
-	return (&toolset.Set{Tools: []*toolset.Tool{t}}).Baseline().Compact()
+// Tool is the gateway's one MCP-Term tool as the model receives it, with
+// InputSchema as its schema: what the gateway lists (its annotations aside,
+// which no model reads) and what `mcpterm tokens` counts, built here once
+// so the two cannot drift.
+type Tool struct {
+	Name        string
+	Description string
+}
+
+// TermTool is the term mode's tool named name: Description of the
+// declarations (term.Document.Text of the visible tools).
+func TermTool(name, server, declarations string) Tool {
+	return Tool{Name: name, Description: Description(server, declarations)}
+}
+
+// LazyTool is the term-lazy mode's tool named name for set: LazyDescription
+// with the codes the describe answers and the codec use (nil: the short
+// codes of the names, term.ShortCodes).
+func LazyTool(name string, set *toolset.Set, codes map[string]string) Tool {
+	return Tool{Name: name, Description: LazyDescription(set.Server, set, codes)}
+}
+
+// ModelFacing is the tool as an LLM API receives it, {name, description,
+// input_schema} minified in a one-item array: the shape of the json
+// baseline, so a gateway's figure compares like with like with the
+// servers' own lists.
+func (t Tool) ModelFacing() string {
+	tl := &toolset.Tool{Name: t.Name, Description: t.Description, InputSchema: inputSchema()}
+	return (&toolset.Set{Tools: []*toolset.Tool{tl}}).Baseline().Compact()
 }
 
 func inputSchema() *ojson.Value {

@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -34,10 +33,9 @@ func (g *Gateway) buildLazy(st *state) error {
 	codes := term.ShortCodes(names)
 	st.describer = termtool.NewDescriber(st.visible, codes)
 	st.codec = calls.New(st.visible, calls.Options{Overrides: g.opts.Overrides, Codes: codes, Unsuggest: g.unsuggest(&st.codec)})
-	desc := termtool.LazyDescription(st.visible.Server, st.visible, codes)
-	tool := mcp.NewToolWithRawSchema(g.opts.TermTool, desc, json.RawMessage(termtool.InputSchema))
-	tool.Annotations = termAnnotations(st)
-	st.tools = []server.ServerTool{{Tool: tool, Handler: g.handleLazy}}
+	// The tool is termtool's, which `mcpterm tokens` counts as the
+	// term_lazy form's upfront document.
+	st.tools = []server.ServerTool{{Tool: termTool(st, termtool.LazyTool(g.opts.TermTool, st.visible, codes)), Handler: g.handleLazy}}
 	return nil
 }
 

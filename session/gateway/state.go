@@ -97,13 +97,17 @@ func (g *Gateway) buildTerm(st *state) error {
 	}
 	st.doc = doc
 	st.codec = calls.New(st.visible, calls.Options{Overrides: g.opts.Overrides, Codes: doc.Codes, Unsuggest: g.unsuggest(&st.codec)})
-	// The description and schema are termtool's, which `mcpterm tokens`
-	// counts as this mode's gateway figure.
-	desc := termtool.Description(st.visible.Server, doc.Text)
-	tool := mcp.NewToolWithRawSchema(g.opts.TermTool, desc, json.RawMessage(termtool.InputSchema))
-	tool.Annotations = termAnnotations(st)
-	st.tools = []server.ServerTool{{Tool: tool, Handler: g.handleTerm}}
+	// The tool is termtool's, which `mcpterm tokens` counts as this mode's
+	// gateway figure.
+	st.tools = []server.ServerTool{{Tool: termTool(st, termtool.TermTool(g.opts.TermTool, st.visible.Server, doc.Text)), Handler: g.handleTerm}}
 	return nil
+}
+
+// termTool is t as an MCP tool, with the annotations of the visible tools.
+func termTool(st *state, t termtool.Tool) mcp.Tool {
+	tool := mcp.NewToolWithRawSchema(t.Name, t.Description, json.RawMessage(termtool.InputSchema))
+	tool.Annotations = termAnnotations(st)
+	return tool
 }
 
 func (g *Gateway) buildAQL(st *state, mode aql.Mode) error {
