@@ -29,17 +29,17 @@ var (
 // hostile name that slipped through escaping could still not run script.
 func HTML(r *tokens.Report, o Options) string {
 	var b strings.Builder
-	title := "mcpterm tokens · " + r.Encoding
+	sub := r.Encoding
 	if o.Date != "" {
-		title += " · " + o.Date
+		sub += " · " + o.Date
 	}
+	title := "mcpterm tokens · " + sub
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	fmt.Fprintf(&b, "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src '%s'; script-src '%s'; img-src data:; base-uri 'none'; form-action 'none'\">\n",
 		hash(pageCSS), hash(pageJS))
 	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	fmt.Fprintf(&b, "<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n", esc(title, 0), pageCSS)
-	b.WriteString("<h1>Tokens a model reads for the tool definitions</h1>\n")
-	fmt.Fprintf(&b, "<p class=\"caption\">%s</p>\n", esc(caption(r, o), 0))
+	fmt.Fprintf(&b, "<h1>Token report · %s</h1>\n", esc(sub, 0))
 	b.WriteString("<figure>\n")
 	writeSVG(&b, r, o)
 	b.WriteString("<figcaption>Bars: the json baseline, the MCP-Term forms and the AQL forms at their true cost, on one scale. Every form is in the tables below; click a column header to sort.</figcaption>\n</figure>\n")
