@@ -27,6 +27,8 @@ var (
 // Its Content-Security-Policy forbids every load: only the inline style
 // and script, named by their hashes, run, so the page works offline and a
 // hostile name that slipped through escaping could still not run script.
+// Names are cut at 120 cells, notes at 400: a 3 KB name is a hostile
+// server's, not information.
 func HTML(r *tokens.Report, o Options) string {
 	var b strings.Builder
 	sub := r.Encoding
@@ -44,7 +46,7 @@ func HTML(r *tokens.Report, o Options) string {
 	writeSVG(&b, r, o)
 	b.WriteString("<figcaption>Bars: the json baseline, the MCP-Term forms and the AQL forms at their true cost, on one scale. Every form is in the tables below; click a column header to sort.</figcaption>\n</figure>\n")
 	for i, s := range r.Servers {
-		fmt.Fprintf(&b, "<section>\n<h2>%s · %d tools · %s</h2>\n", esc(s.DisplayName(), 0), len(s.Tools), esc(r.Encoding, 0))
+		fmt.Fprintf(&b, "<section>\n<h2>%s · %d tools · %s</h2>\n", esc(s.DisplayName(), 120), len(s.Tools), esc(r.Encoding, 0))
 		names := make([]string, len(s.Tools))
 		rows := make([]map[string]int, len(s.Tools))
 		errs := make([]map[string]string, len(s.Tools))
@@ -97,7 +99,7 @@ func countsTable(b *strings.Builder, id, first string, forms, names []string, ro
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	for i, counts := range rows {
-		name := esc(names[i], 200)
+		name := esc(names[i], 120)
 		fmt.Fprintf(b, "<tr data-i=\"%d\"><td data-v=\"%s\">%s</td>", i, name, name)
 		for _, f := range forms {
 			if n, ok := counts[f]; ok {
