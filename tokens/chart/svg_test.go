@@ -368,8 +368,16 @@ func nonNeg(n int) int {
 }
 
 // TestSVGZeroFigures: a report of zeros (nothing to scale by) draws
-// zero-width bars rather than dividing by zero.
+// zero-width bars rather than dividing by zero, and an empty report (no
+// forms, no servers) an empty chart and page.
 func TestSVGZeroFigures(t *testing.T) {
+	empty := &tokens.Report{Encoding: tokens.O200kBase}
+	if els := parseSVG(t, SVG(empty, Options{})); slices.ContainsFunc(els, func(e element) bool { return e.attrs["class"] == "bar" }) {
+		t.Error("bars in an empty report's chart")
+	}
+	if n := countScripts(t, HTML(empty, Options{})); n != 1 {
+		t.Errorf("%d scripts in an empty report's page", n)
+	}
 	r := hostileReport()
 	r.Servers[0].Totals = map[string]int{"json": 0, "term": 0, "floor": 0, "aql_single": 0}
 	r.Servers[0].AQL = map[string]tokens.AQLCost{"aql_single": {}}
