@@ -53,7 +53,7 @@ type tokensOptions struct {
 // tokensFlags builds tokens' flag set.
 func (c *cli) tokensFlags() (*flag.FlagSet, *tokensOptions) {
 	fs := newFlagSet("tokens",
-		"usage: mcpterm tokens [--encoding E] [--format table|md|json|csv] [--sort FIELD] [server selection | --tools FILE ... | [--config FILE] --servers a,b | --all]",
+		"usage: mcpterm tokens [--encoding E] [--format table|md|json|csv|svg|html] [--sort FIELD] [server selection | --tools FILE ... | [--config FILE] --servers a,b | --all]",
 		"",
 		"Token counts of every rendering (convert --to FORM) per tool and per server, with savings",
 		"against the json baseline and the floor, and the AQL forms' true cost (upfront plus the",
@@ -67,7 +67,7 @@ func (c *cli) tokensFlags() (*flag.FlagSet, *tokensOptions) {
 	fs.StringVar(&o.servers, "servers", "", "count these config entries (`NAMES`, comma-separated), each on its own, plus a grand total")
 	fs.BoolVar(&o.all, "all", false, "count every server of the config (not marked disabled): the whole bill; one that fails is reported and skipped")
 	enum(fs, &o.enc, "encoding", tokens.DefaultEncoding, tokens.Encodings(), "tokenizer")
-	enum(fs, &o.format, "format", "table", tokens.Formats(), "output")
+	enum(fs, &o.format, "format", "table", tokensFormats(), "output")
 	fs.StringVar(&o.aqlMap, "aql-map", "", "AQL overrides `FILE` (categories, operation names) for the aql columns")
 	enum(fs, &o.sort, "sort", "order", tokensSortFields(), "tool order `FIELD`: order (as the server lists them), name, or a form name (largest first)")
 	return fs, &o
@@ -85,8 +85,8 @@ func (c *cli) runTokens(args []string) int {
 	if c.unexpectedArgs("mcpterm tokens", pos) {
 		return exitUsage
 	}
-	if !slices.Contains(tokens.Formats(), *format) {
-		fmt.Fprintf(c.stderr, "mcpterm tokens: unknown --format %q (want one of: %s)\n", *format, strings.Join(tokens.Formats(), ", "))
+	if !slices.Contains(tokensFormats(), *format) {
+		fmt.Fprintf(c.stderr, "mcpterm tokens: unknown --format %q (want one of: %s)\n", *format, strings.Join(tokensFormats(), ", "))
 		return exitUsage
 	}
 	if fields := tokensSortFields(); !slices.Contains(fields, *sortBy) {
@@ -142,7 +142,7 @@ func (c *cli) runTokens(args []string) int {
 	if _, terminal := c.stdoutTerminal(); terminal {
 		wo.MaxName = tokens.MaxNameCells
 	}
-	if err := tokens.WriteWith(c.stdout, report, *format, wo); err != nil {
+	if err := c.writeTokensReport(c.stdout, report, *format, wo); err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm tokens:", err)
 		return exitUsage
 	}

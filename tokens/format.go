@@ -63,18 +63,7 @@ func cellName(s string, md bool, maxName int) string {
 	return s
 }
 
-func serverName(s *ServerReport) string {
-	if s.Entry != "" {
-		return s.Entry
-	}
-	if s.Server != "" {
-		return s.Server
-	}
-	if s.Source != "" {
-		return s.Source
-	}
-	return "(unnamed server)"
-}
+func serverName(s *ServerReport) string { return s.DisplayName() }
 
 func pct(counts map[string]int, form string) string {
 	if p, ok := Saved(counts, form); ok {

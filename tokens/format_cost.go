@@ -18,30 +18,46 @@ func writeTrue(w io.Writer, r *Report, costs map[string]TrueCost, base int, md b
 	if len(forms) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "%s%s: a tool's cell is the exchange that fetches its details (request + answer: AQL's introspect, term-lazy's describe); the total row is the upfront definitions only. True cost = upfront + operations list (AQL) + all details:\n",
-		bullet(md), strings.Join(forms, ", "))
+	fmt.Fprintf(w, "%s%s\n", bullet(md), TrueCostNote(forms))
 	if md {
 		fmt.Fprintln(w)
 	}
 	t := &table{}
-	t.add(false, "deferred", "upfront", "ops list", "all details", "true cost", "saved vs json", "types list", "per tool")
+	t.add(false, TrueCostColumns()...)
 	for _, f := range forms {
 		c, ok := costs[f]
-		if !ok {
-			t.add(false, f, "err", "err", "err", "err", "–", "err", "–")
-			continue
-		}
-		perTool := "–"
-		if c.Exchanges > 0 {
-			perTool = strconv.Itoa(c.DetailsMin) + "–" + strconv.Itoa(c.DetailsMax)
-		}
-		t.add(false, f, strconv.Itoa(c.Upfront), strconv.Itoa(c.OperationsList), strconv.Itoa(c.Details),
-			strconv.Itoa(c.True()), savedText(base, c.True()), strconv.Itoa(c.TypesList), perTool)
+		t.add(false, append([]string{f}, TrueCostCells(c, ok, base)...)...)
 	}
 	t.write(w, md)
 	if md {
 		fmt.Fprintln(w)
 	}
+}
+
+// TrueCostNote is the sentence above a true-cost table of forms, the same
+// in every format (the text and Markdown tables, the HTML page).
+func TrueCostNote(forms []string) string {
+	return strings.Join(forms, ", ") + ": a tool's cell is the exchange that fetches its details (request + answer: AQL's introspect, term-lazy's describe); the total row is the upfront definitions only. True cost = upfront + operations list (AQL) + all details:"
+}
+
+// TrueCostColumns are a true-cost table's headers, the form's first.
+func TrueCostColumns() []string {
+	return []string{"deferred", "upfront", "ops list", "all details", "true cost", "saved vs json", "types list", "per tool"}
+}
+
+// TrueCostCells are the cells after the form's name in its row of a
+// true-cost table (ok false: the cost could not be worked out). base is
+// the json baseline's total.
+func TrueCostCells(c TrueCost, ok bool, base int) []string {
+	if !ok {
+		return []string{"err", "err", "err", "err", "–", "err", "–"}
+	}
+	perTool := "–"
+	if c.Exchanges > 0 {
+		perTool = strconv.Itoa(c.DetailsMin) + "–" + strconv.Itoa(c.DetailsMax)
+	}
+	return []string{strconv.Itoa(c.Upfront), strconv.Itoa(c.OperationsList), strconv.Itoa(c.Details),
+		strconv.Itoa(c.True()), savedText(base, c.True()), strconv.Itoa(c.TypesList), perTool}
 }
 
 // writeGateway prints what a client of `mcpterm serve` pays per mode, one
