@@ -19,7 +19,9 @@ import (
 //
 //	go test -run '^$' -bench . -benchmem ./session/gateway
 //
-// BenchmarkCall/inprocess/*: client, gateway and demo server in one process.
+// BenchmarkCall/inprocess/*: client, gateway and demo server in one process;
+// inprocess-upstream and inprocess-fleet4: client and gateway in one
+// process, the demo server on stdio, alone or among four upstreams.
 // BenchmarkCall/stdio/*: the client talks stdio to a process (this test
 // binary) that is either the demo server or the gateway in front of it; with
 // "stdio-upstream" the gateway reaches the demo server over stdio too, as
@@ -97,6 +99,20 @@ func BenchmarkCall(b *testing.B) {
 			runBench(b, startedClient(b, transport.NewInProcessTransport(g.Server())), string(m))
 		})
 	}
+
+	// The gateway in this process over the demo server on stdio, alone or
+	// among the four-server config's upstreams: cpu-ns/op is then the
+	// client's and the gateway's work (not the upstreams'), so the two
+	// differ by what the fleet adds to a call.
+	b.Run("inprocess-upstream/term", func(b *testing.B) {
+		g := newGateway(b, demoProcessSession(b), Options{Mode: ModeTerm, Policy: allowAll(b)})
+		runBench(b, startedClient(b, transport.NewInProcessTransport(g.Server())), "term-fleet4")
+	})
+	b.Run("inprocess-fleet4/term", func(b *testing.B) {
+		f, _ := fourServerFleet(b)
+		g := newGateway(b, f, Options{Mode: ModeTerm, Policy: allowAll(b)})
+		runBench(b, startedClient(b, transport.NewInProcessTransport(g.Server())), "term-fleet4")
+	})
 
 	exe, err := os.Executable()
 	if err != nil {
