@@ -19,11 +19,15 @@ import (
 //
 //	go test -run '^$' -bench . -benchmem ./session/gateway
 //
-// BenchmarkCall/inprocess/*: client, gateway and demo server in one process.
+// BenchmarkCall/inprocess/*: client, gateway and demo server in one process;
+// inprocess-upstream and inprocess-fleet4: client and gateway in one
+// process, the demo server on stdio, alone or among four upstreams.
 // BenchmarkCall/stdio/*: the client talks stdio to a process (this test
 // binary) that is either the demo server or the gateway in front of it; with
 // "stdio-upstream" the gateway reaches the demo server over stdio too, as
-// `mcpterm serve -- CMD` does.
+// `mcpterm serve -- CMD` does; with "stdio-fleet4" it fronts the
+// four-server config (fourServerConfig) as `mcpterm serve --config F --all`
+// does, and the call goes to the demo server among the four.
 
 // benchCall is one file_read of a small file, written for each front end.
 var benchCall = map[string]struct {
@@ -33,6 +37,9 @@ var benchCall = map[string]struct {
 	"direct":     {"file_read", map[string]any{"path": "/etc/hosts"}},
 	"term":       {"mcp_term", map[string]any{"expr": `(fr "/etc/hosts")`}},
 	"aql-single": {"mcp_aql", map[string]any{"operation": "file_read", "params": map[string]any{"path": "/etc/hosts"}}},
+	// Among four servers the call names the tool in full, as the short
+	// code depends on the merged list.
+	"term-fleet4": {"mcp_term", map[string]any{"expr": `(file_read "/etc/hosts")`}},
 }
 
 func runBench(b *testing.B, c *client.Client, front string) {
@@ -93,6 +100,20 @@ func BenchmarkCall(b *testing.B) {
 		})
 	}
 
+	// The gateway in this process over the demo server on stdio, alone or
+	// among the four-server config's upstreams: cpu-ns/op is then the
+	// client's and the gateway's work (not the upstreams'), so the two
+	// differ by what the fleet adds to a call.
+	b.Run("inprocess-upstream/term", func(b *testing.B) {
+		g := newGateway(b, demoProcessSession(b), Options{Mode: ModeTerm, Policy: allowAll(b)})
+		runBench(b, startedClient(b, transport.NewInProcessTransport(g.Server())), "term-fleet4")
+	})
+	b.Run("inprocess-fleet4/term", func(b *testing.B) {
+		f, _ := fourServerFleet(b)
+		g := newGateway(b, f, Options{Mode: ModeTerm, Policy: allowAll(b)})
+		runBench(b, startedClient(b, transport.NewInProcessTransport(g.Server())), "term-fleet4")
+	})
+
 	exe, err := os.Executable()
 	if err != nil {
 		b.Fatal(err)
@@ -113,6 +134,17 @@ func BenchmarkCall(b *testing.B) {
 			// The gateway process starts the demo server as its own child.
 			spec, _ := json.Marshal(serveSpec{Mode: m, Command: exe, Args: []string{"-test.run=^$"}, Env: map[string]string{demoEnv: "1"}})
 			runBench(b, startedClient(b, stdio(b, serveEnv+"="+string(spec))), string(m))
+		})
+	}
+	for _, m := range []Mode{ModeTerm, ModeAQLSingle} {
+		b.Run("stdio-fleet4/"+string(m), func(b *testing.B) {
+			path, _ := fourServerConfig(b)
+			spec, _ := json.Marshal(serveSpec{Mode: m, Config: path})
+			front := string(m)
+			if m == ModeTerm {
+				front = "term-fleet4"
+			}
+			runBench(b, startedClient(b, stdio(b, serveEnv+"="+string(spec))), front)
 		})
 	}
 }

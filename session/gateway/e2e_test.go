@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -467,11 +466,4 @@ func sameJSON(t testing.TB, a, b json.RawMessage) bool {
 		t.Fatal(err)
 	}
 	return reflect.DeepEqual(x, y)
-}
-
-func clip(b json.RawMessage) string {
-	if len(b) > 600 {
-		return string(b[:600]) + fmt.Sprintf("…(%d bytes)", len(b))
-	}
-	return string(b)
 }

@@ -29,6 +29,10 @@ type serveSpec struct {
 	Command string            `json:"command,omitempty"` // the upstream; "" is the demo server in process
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
+	// Config, if set, is an mcpServers config whose every entry the
+	// gateway fronts through session/fleet, as `mcpterm serve --config F
+	// --all` does.
+	Config string `json:"config,omitempty"`
 	// ClientSide wires the client side as serve does (forward.go,
 	// roots.go), with Roots as the fallback roots.
 	ClientSide bool     `json:"clientSide,omitempty"`
@@ -77,11 +81,22 @@ func serveForTest(spec string) error {
 		}
 		uo.Asker, uo.Roots = fwd, roots
 	}
-	up, err := session.Open(ctx, src, uo)
-	if err != nil {
-		return err
+	var up session.Client
+	if s.Config != "" {
+		f, err := openFleet(ctx, s.Config)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		up = f
+	} else {
+		u, err := session.Open(ctx, src, uo)
+		if err != nil {
+			return err
+		}
+		defer u.Close()
+		up = u
 	}
-	defer up.Close()
 	p, err := policy.New(policy.Rules{Yes: true})
 	if err != nil {
 		return err

@@ -15,10 +15,15 @@ import (
 	"time"
 )
 
-// The pinned peer: the reference "everything" server of the MCP project.
+// The pinned peers: reference servers of the MCP project, all released
+// together under one version.
 const (
 	EverythingPackage = "@modelcontextprotocol/server-everything"
 	EverythingVersion = "2026.8.31"
+	FilesystemPackage = "@modelcontextprotocol/server-filesystem"
+	FilesystemVersion = "2026.8.31"
+	MemoryPackage     = "@modelcontextprotocol/server-memory"
+	MemoryVersion     = "2026.8.31"
 )
 
 // ErrNoNode means node or npm is not installed, so the peer cannot run.
@@ -31,32 +36,54 @@ type Peer struct {
 	Dir   string
 }
 
-// Dir is where the pinned everything server is installed:
-// $MCPTERM_PEERS_DIR if set, else <user cache dir>/mcpterm/peers/NAME@VERSION.
-func Dir(getenv func(string) string) (string, error) {
-	if d := getenv("MCPTERM_PEERS_DIR"); d != "" {
-		return d, nil
+// Dir is where a pinned package is installed: NAME@VERSION (NAME without
+// its npm scope) under $MCPTERM_PEERS_DIR if set, else under
+// <user cache dir>/mcpterm/peers. Each package has a tree of its own, so
+// their dependencies never meet.
+func Dir(getenv func(string) string, pkg, version string) (string, error) {
+	root := getenv("MCPTERM_PEERS_DIR")
+	if root == "" {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			return "", err
+		}
+		root = filepath.Join(cache, "mcpterm", "peers")
 	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(cache, "mcpterm", "peers", "server-everything@"+EverythingVersion), nil
+	return filepath.Join(root, filepath.Base(pkg)+"@"+version), nil
 }
 
 // Everything returns the pinned everything server, installing it with npm
 // first when it is not in the cache yet.
 func Everything(ctx context.Context, getenv func(string) string) (Peer, error) {
+	return Install(ctx, getenv, EverythingPackage, EverythingVersion)
+}
+
+// Filesystem returns the pinned filesystem server (its arguments are the
+// directories it may touch), installing it first if needed.
+func Filesystem(ctx context.Context, getenv func(string) string) (Peer, error) {
+	return Install(ctx, getenv, FilesystemPackage, FilesystemVersion)
+}
+
+// Memory returns the pinned knowledge-graph server (MEMORY_FILE_PATH in its
+// environment says where it keeps the graph), installing it first if needed.
+func Memory(ctx context.Context, getenv func(string) string) (Peer, error) {
+	return Install(ctx, getenv, MemoryPackage, MemoryVersion)
+}
+
+// Install returns the npm package pkg at version, a server whose entry is
+// dist/index.js, installing it into its cache directory (Dir) first when
+// that exact version is not there.
+func Install(ctx context.Context, getenv func(string) string, pkg, version string) (Peer, error) {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		return Peer{}, ErrNoNode
 	}
-	dir, err := Dir(getenv)
+	dir, err := Dir(getenv, pkg, version)
 	if err != nil {
 		return Peer{}, err
 	}
-	p := Peer{Node: node, Dir: dir, Entry: filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")}
-	if installedVersion(dir) == EverythingVersion {
+	p := Peer{Node: node, Dir: dir, Entry: filepath.Join(dir, "node_modules", filepath.FromSlash(pkg), "dist", "index.js")}
+	if installedVersion(dir, pkg) == version {
 		return p, nil
 	}
 	npm, err := exec.LookPath("npm")
@@ -76,34 +103,34 @@ func Everything(ctx context.Context, getenv func(string) string) (Peer, error) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", tmp, "--no-save", "--no-audit", "--no-fund",
-		"--loglevel=error", EverythingPackage+"@"+EverythingVersion)
+		"--loglevel=error", pkg+"@"+version)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return Peer{}, fmt.Errorf("npm install %s@%s: %v\n%s", EverythingPackage, EverythingVersion, err, out)
+		return Peer{}, fmt.Errorf("npm install %s@%s: %v\n%s", pkg, version, err, out)
 	}
-	if err := os.Rename(tmp, dir); err != nil && installedVersion(dir) != EverythingVersion {
+	if err := os.Rename(tmp, dir); err != nil && installedVersion(dir, pkg) != version {
 		// Someone else won the race with a different tree, or dir is stale.
 		_ = os.RemoveAll(dir)
 		if err := os.Rename(tmp, dir); err != nil {
 			return Peer{}, err
 		}
 	}
-	if v := installedVersion(dir); v != EverythingVersion {
-		return Peer{}, fmt.Errorf("installed %s is version %q, want %s", EverythingPackage, v, EverythingVersion)
+	if v := installedVersion(dir, pkg); v != version {
+		return Peer{}, fmt.Errorf("installed %s is version %q, want %s", pkg, v, version)
 	}
 	return p, nil
 }
 
-func installedVersion(dir string) string {
-	b, err := os.ReadFile(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "package.json"))
+func installedVersion(dir, pkg string) string {
+	b, err := os.ReadFile(filepath.Join(dir, "node_modules", filepath.FromSlash(pkg), "package.json"))
 	if err != nil {
 		return ""
 	}
-	var pkg struct {
+	var pkgJSON struct {
 		Version string `json:"version"`
 	}
-	if json.Unmarshal(b, &pkg) != nil {
+	if json.Unmarshal(b, &pkgJSON) != nil {
 		return ""
 	}
-	return pkg.Version
+	return pkgJSON.Version
 }

@@ -7,7 +7,12 @@
 // {"kind": "stdio", "command", "args", "env"} or {"kind": "http", "url"}.
 // Each step is {"op", ...}: listTools, callTool {name, arguments,
 // progress?}, listResources, listResourceTemplates, readResource {uri},
-// listPrompts, getPrompt {name, arguments}. The lists follow nextCursor to
+// listPrompts, getPrompt {name, arguments}, kill {file} (SIGKILL to the
+// pid written in file: an upstream's process, killed mid-session), writeFile
+// {file} (creates it: tells a wrapper script to go on), callUntil
+// {name, arguments, contains, timeoutMs} (callTool again until an answer
+// that is no error and holds contains, or the deadline: the event a restart
+// test waits on). The lists follow nextCursor to
 // the end. Every step answers {"op", "result"} or {"op", "error"}; callTool
 // with progress also collects the progress notifications the SDK handed its
 // onprogress callback, and those that reached the transport before and after
@@ -17,7 +22,8 @@
 // the answer however well the server orders them (mcpterm's stdio servers
 // hold an answer until the client has read the progress before it); wire is
 // the order on the wire.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -98,6 +104,33 @@ async function step(client, s, wire) {
       return { prompts: await all((p) => client.listPrompts(p), "prompts") };
     case "getPrompt":
       return await client.getPrompt({ name: s.name, arguments: s.arguments ?? {} });
+    case "kill": {
+      const pid = Number(readFileSync(s.file, "utf8").trim());
+      if (!Number.isInteger(pid) || pid <= 1) throw new Error(`no pid in ${s.file}`);
+      process.kill(pid, "SIGKILL");
+      return { pid };
+    }
+    case "writeFile":
+      writeFileSync(s.file, "");
+      return {};
+    case "callUntil": {
+      const deadline = Date.now() + (s.timeoutMs ?? 60000);
+      const failures = [];
+      for (;;) {
+        try {
+          const result = await client.callTool({ name: s.name, arguments: s.arguments ?? {} });
+          const text = JSON.stringify(result.content ?? []);
+          if (!result.isError && text.includes(s.contains ?? "")) return { result, failures };
+          failures.push(text.slice(0, 300));
+        } catch (e) {
+          failures.push(String(e?.message ?? e));
+        }
+        if (Date.now() > deadline) throw new Error(`no answer with ${JSON.stringify(s.contains)} in time: ${JSON.stringify(failures.slice(-3))}`);
+        // The condition is the event: the answer itself says when the
+        // upstream is back; this only spaces the tries.
+        await sleep(50);
+      }
+    }
     default:
       throw new Error(`unknown op ${s.op}`);
   }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The MCP client the gateway's end-to-end tests drive: the official TypeScript
-# SDK, pinned (see sdk_test.go). Override the location with MCPTERM_SDK_DIR.
+# SDK, pinned (see session/gateway/sdktest). Override the location with MCPTERM_SDK_DIR.
 set -euo pipefail
 version=1.32.2
 exec bash "$(dirname "$0")/../../../.ci/install-npm-peer.sh" @modelcontextprotocol/sdk "$version" \
