@@ -14,7 +14,10 @@ import (
 // starts. A gateway whose own key is already in the chain it was started
 // with is one of its own ancestors: it starts no upstream and answers
 // initialize as LoopName, and the gateway above sees that name and reports
-// the entry as a loop instead of retrying it.
+// the entry as a loop instead of retrying it. A gateway all of whose
+// entries were refused that way answers as LoopName too (Fleet.Info), so
+// a loop through several configs (A serves B, B serves A) is refused at
+// the entry of A that starts it, not served as an empty gateway.
 
 // ChainEnv is the environment variable carrying the chain.
 const ChainEnv = "MCPTERM_GATEWAY_CHAIN"

@@ -85,6 +85,13 @@ func (u *upstream) status() string {
 	return "not started"
 }
 
+// looping reports an entry refused because it runs this gateway again.
+func (u *upstream) looping() bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.loop
+}
+
 // info is the upstream's Info, live or as last seen.
 func (u *upstream) info() (session.Info, bool) {
 	u.mu.Lock()

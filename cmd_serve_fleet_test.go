@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/mcpterm/mcpterm/session"
+	"github.com/mcpterm/mcpterm/session/demo"
+	"github.com/mcpterm/mcpterm/session/fleet"
+)
+
+// fleetEntry is a config entry that runs this test binary as mcpterm with
+// args (see TestMain), its state kept under state.
+func fleetEntry(t *testing.T, state string, args ...string) map[string]any {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]any{"command": exe, "args": append([]string{mainArg}, args...), "env": map[string]string{"XDG_STATE_HOME": state}}
+}
+
+func writeFleetConfig(t *testing.T, path string, servers map[string]any) {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{"mcpServers": servers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// inDir makes the in-process mcpterm run in dir, as its home too.
+func inDir(dir string) func(*cli) {
+	return func(c *cli) { c.cwd, c.home = dir, dir }
+}
+
+func listNames(t *testing.T, c *client.Client) []string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, tl := range res.Tools {
+		out = append(out, tl.Name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// demoToolNames are the demo server's tools, sorted.
+func demoToolNames() []string {
+	var out []string
+	for n := range demo.New(demo.Options{}).ListTools() {
+		out = append(out, n)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestServeFleetLoop serves a config with the gateway among its own
+// entries, directly (self: `mcpterm serve` over the same config) and
+// through a second config whose gateway serves this one again (viag):
+// both entries are refused as loops, saying so, and the demo entry beside
+// them is served and answers.
+func TestServeFleetLoop(t *testing.T) {
+	dir := t.TempDir()
+	f, g := filepath.Join(dir, "f.json"), filepath.Join(dir, "g.json")
+	writeFleetConfig(t, f, map[string]any{
+		"demo": fleetEntry(t, dir, "demo-server"),
+		"self": fleetEntry(t, dir, "serve", "--config", f, "--all"),
+		"viag": fleetEntry(t, dir, "serve", "--config", g, "--all"),
+	})
+	writeFleetConfig(t, g, map[string]any{"back": fleetEntry(t, dir, "serve", "--config", f, "--all")})
+	c, stop := serveCLIWith(t, inDir(dir), "--mode", "passthrough", "--yes", "--config", f, "--all")
+	if got, want := listNames(t, c), demoToolNames(); !slices.Equal(got, want) {
+		t.Fatalf("tools %v, want the demo's alone %v", got, want)
+	}
+	if r := serveCall(t, c, "file_read", map[string]any{"path": "/docs/README.md"}); r.IsError || !strings.Contains(serveText(r), "README") {
+		t.Fatalf("file_read beside the loops: %s", serveText(r))
+	}
+	code, stderr := stop()
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	for _, name := range []string{"self", "viag"} {
+		if !strings.Contains(stderr, "mcpterm serve: "+name+": this entry runs the gateway itself") {
+			t.Errorf("%s not refused as a loop:\n%s", name, stderr)
+		}
+	}
+	if !strings.Contains(stderr, "demo: connected") {
+		t.Errorf("demo not connected:\n%s", stderr)
+	}
+}
+
+// TestServeFleetChainEnv starts the gateway with its own key already in
+// MCPTERM_GATEWAY_CHAIN, as a gateway started by itself is: it starts no
+// server, lists nothing and says why.
+func TestServeFleetChainEnv(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "f.json")
+	writeFleetConfig(t, f, map[string]any{"demo": fleetEntry(t, dir, "demo-server")})
+	cfg := &fleet.Config{Selection: session.Selection{Configs: []string{f}}, All: true,
+		Env: session.Env{Getenv: func(string) string { return "" }, Cwd: dir, Home: dir}}
+	if _, _, err := cfg.Load(); err != nil {
+		t.Fatal(err)
+	}
+	chain := "someone-above," + cfg.Key()
+	c, stop := serveCLIWith(t, func(c *cli) {
+		inDir(dir)(c)
+		c.getenv = func(k string) string {
+			if k == fleet.ChainEnv {
+				return chain
+			}
+			return ""
+		}
+	}, "--mode", "passthrough", "--config", f, "--all")
+	if got := listNames(t, c); len(got) != 0 {
+		t.Fatalf("a gateway in its own chain lists %v", got)
+	}
+	_, stderr := stop()
+	if !strings.Contains(stderr, fleet.ErrLoop.Error()) || strings.Contains(stderr, "demo: connected") {
+		t.Fatalf("stderr:\n%s", stderr)
+	}
+}
