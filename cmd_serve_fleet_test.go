@@ -140,3 +140,62 @@ func TestServeFleetChainEnv(t *testing.T) {
 		t.Fatalf("stderr:\n%s", stderr)
 	}
 }
+
+// TestServeFleetReloadTellsClients rewrites the served config while a
+// client is connected: an entry added, then the first removed. Each time
+// the client is sent notifications/tools/list_changed and then lists the
+// tools of the servers the file now names.
+func TestServeFleetReloadTellsClients(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "f.json")
+	writeFleetConfig(t, f, map[string]any{"one": fleetEntry(t, dir, "demo-server")})
+	c, stop := serveCLIWith(t, inDir(dir), "--mode", "passthrough", "--yes", "--config", f, "--all")
+	changed := make(chan struct{}, 64)
+	c.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == "notifications/tools/list_changed" {
+			changed <- struct{}{}
+		}
+	})
+	demoTools := demoToolNames()
+	if got := listNames(t, c); !slices.Equal(got, demoTools) {
+		t.Fatalf("tools %v", got)
+	}
+	// waitList waits, one list_changed at a time, for the listing want.
+	waitList := func(want []string) {
+		t.Helper()
+		deadline := time.After(90 * time.Second)
+		var got []string
+		for !slices.Equal(got, want) {
+			select {
+			case <-changed:
+				got = listNames(t, c)
+			case <-deadline:
+				t.Fatalf("after the rewrite tools are %v, want %v", got, want)
+			}
+		}
+	}
+	prefixed := func(server string) []string {
+		var out []string
+		for _, n := range demoTools {
+			out = append(out, server+"_"+n)
+		}
+		return out
+	}
+
+	writeFleetConfig(t, f, map[string]any{"one": fleetEntry(t, dir, "demo-server"), "two": fleetEntry(t, dir, "demo-server")})
+	want := append(prefixed("one"), prefixed("two")...)
+	slices.Sort(want)
+	waitList(want)
+	if r := serveCall(t, c, "two_file_read", map[string]any{"path": "/docs/README.md"}); r.IsError || !strings.Contains(serveText(r), "README") {
+		t.Fatalf("two_file_read on the added entry: %s", serveText(r))
+	}
+
+	writeFleetConfig(t, f, map[string]any{"two": fleetEntry(t, dir, "demo-server")})
+	waitList(demoTools)
+	if r := serveCall(t, c, "file_read", map[string]any{"path": "/docs/README.md"}); r.IsError || !strings.Contains(serveText(r), "README") {
+		t.Fatalf("file_read after one was removed: %s", serveText(r))
+	}
+	if code, stderr := stop(); code != 0 || !strings.Contains(stderr, "one: removed or changed in the config") {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+}
