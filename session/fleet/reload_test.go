@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -83,4 +84,56 @@ func TestFleetReloadConfig(t *testing.T) {
 	if got := starts(t, log); got["a"] != 2 || got["c"] != 1 || got["d"] != 1 {
 		t.Fatalf("unchanged entries restarted by a reload: starts %v", got)
 	}
+}
+
+// TestFleetReloadDiscoveredConfig serves the config files found in the
+// usual places (no --config): a user file that is saved broken keeps its
+// servers running and is reported; saved whole again, its change applies;
+// a config file created in another usual place is served too.
+func TestFleetReloadDiscoveredConfig(t *testing.T) {
+	home := t.TempDir()
+	cwd := filepath.Join(home, "work")
+	user := filepath.Join(home, ".cursor", "mcp.json")
+	for _, d := range []string{cwd, filepath.Dir(user)} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log := filepath.Join(home, "starts")
+	writeConfig(t, user, map[string]testEntry{"a": {keep: "file_read", starts: log}})
+	c := &Config{All: true, Env: session.Env{Getenv: func(string) string { return "" }, Cwd: cwd, Home: home}}
+	ctx := testCtx(t)
+	n := newNotes()
+	f, err := New(ctx, Options{Load: c.Load, Poll: 20 * time.Millisecond, Notef: n.notef})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	events := f.Subscribe(ctx)
+	if got := strings.Join(toolsOf(t, ctx, f), " "); got != "file_read@a" {
+		t.Fatalf("tools %s", got)
+	}
+
+	writeFile(t, user, []byte(`{"mcpServers": {"a": {"command": `))
+	note := n.wait(t, "config changed but cannot be read")
+	if !strings.Contains(note, user) {
+		t.Fatalf("the note does not name the broken file: %q", note)
+	}
+	if got := strings.Join(toolsOf(t, ctx, f), " "); got != "file_read@a" {
+		t.Fatalf("tools after the user file broke: %s", got)
+	}
+	if r := call(ctx, f, "file_read"); !r.OK() {
+		t.Fatalf("file_read after the user file broke: %v", r.Err)
+	}
+
+	writeConfig(t, user, map[string]testEntry{"a": {keep: "file_read", starts: log}, "b": {keep: "list_todos", starts: log}})
+	waitTools(t, ctx, f, events, "file_read@a", "list_todos@b")
+
+	// A config file that appears in one of the usual places is read too.
+	other := filepath.Join(home, ".codeium", "windsurf", "mcp_config.json")
+	if err := os.MkdirAll(filepath.Dir(other), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeConfig(t, other, map[string]testEntry{"c": {keep: "create_todo", starts: log}})
+	waitTools(t, ctx, f, events, "file_read@a", "list_todos@b", "create_todo@c")
 }
