@@ -3,6 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -197,5 +200,55 @@ func TestServeFleetReloadTellsClients(t *testing.T) {
 	}
 	if code, stderr := stop(); code != 0 || !strings.Contains(stderr, "one: removed or changed in the config") {
 		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+}
+
+// TestServeFleetLoopHTTP serves a config over HTTP with an entry whose url
+// is the gateway's own address: the entry is refused as a loop once the
+// gateway listens (before, connecting to it listed the gateway's tools
+// into itself again and again), the demo entry is served, and a request
+// carrying this gateway's chain header is answered 508.
+func TestServeFleetLoopHTTP(t *testing.T) {
+	dir := t.TempDir()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	f := filepath.Join(dir, "f.json")
+	writeFleetConfig(t, f, map[string]any{
+		"demo":     fleetEntry(t, dir, "demo-server"),
+		"selfhttp": map[string]any{"url": "http://" + addr + "/mcp"},
+	})
+	url, stderr := serveHTTPCLI(t, nil, "--listen", addr, "--mode", "passthrough", "--yes", "--config", f, "--all")
+	stderr.waitFor(t, "selfhttp: this entry runs the gateway itself", 90*time.Second)
+	c, err := initHTTP(t, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := listNames(t, c), demoToolNames(); !slices.Equal(got, want) {
+		t.Fatalf("tools %v, want the demo's alone %v", got, want)
+	}
+
+	cfg := &fleet.Config{Selection: session.Selection{Configs: []string{f}}, All: true,
+		Env: session.Env{Getenv: func(string) string { return "" }}}
+	if _, _, err := cfg.Load(); err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(fleet.ChainHeader, "elsewhere,"+cfg.Key())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusLoopDetected || !strings.Contains(string(body), fleet.LoopName) {
+		t.Fatalf("a request with this gateway's chain: %d %s", resp.StatusCode, body)
 	}
 }

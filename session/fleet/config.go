@@ -154,6 +154,13 @@ func (c *Config) spec(name string, env session.Env, chain string) Spec {
 			t.Source.Env = map[string]string{}
 		}
 		t.Source.Env[ChainEnv] = chain
+	} else if t.Source.URL != "" {
+		// So does a gateway serving HTTP (LoopCheck).
+		t.Source.Headers = maps.Clone(t.Source.Headers)
+		if t.Source.Headers == nil {
+			t.Source.Headers = map[string]string{}
+		}
+		t.Source.Headers[ChainHeader] = chain
 	}
 	c.redactor.Add(secretsOf(t)...)
 	return Spec{
@@ -172,8 +179,10 @@ func secretsOf(t *session.Target) []string {
 			out = append(out, v)
 		}
 	}
-	for _, v := range t.Source.Headers {
-		out = append(out, v)
+	for k, v := range t.Source.Headers {
+		if k != ChainHeader {
+			out = append(out, v)
+		}
 	}
 	return out
 }
@@ -212,17 +221,19 @@ func fingerprint(src session.Source) string {
 		Args                        []string
 		Env, Headers                map[string]string
 		InheritEnv                  bool
-	}{src.Kind, src.Command, src.Dir, src.URL, src.BearerTokenEnv, src.Args, withoutChain(src.Env), src.Headers, src.InheritEnv})
+	}{src.Kind, src.Command, src.Dir, src.URL, src.BearerTokenEnv, src.Args, withoutKey(src.Env, ChainEnv), withoutKey(src.Headers, ChainHeader), src.InheritEnv})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:16])
 }
 
-func withoutChain(env map[string]string) map[string]string {
-	if _, ok := env[ChainEnv]; !ok {
-		return env
+// withoutKey is m without key (the chain, which is no part of what an
+// entry connects to).
+func withoutKey(m map[string]string, key string) map[string]string {
+	if _, ok := m[key]; !ok {
+		return m
 	}
-	out := maps.Clone(env)
-	delete(out, ChainEnv)
+	out := maps.Clone(m)
+	delete(out, key)
 	return out
 }
 

@@ -143,17 +143,21 @@ func (u *upstream) connect() {
 	defer u.f.wg.Done()
 	name := u.spec.Name
 	s, err := u.spec.Dial(u.ctx)
+	lerr := dialLoop(err)
 	if err == nil {
-		if lerr := loopOf(s.Info()); lerr != nil {
+		lerr = loopOf(s.Info())
+	}
+	if lerr != nil {
+		if s != nil {
 			s.Close()
-			u.mu.Lock()
-			u.starting, u.loop, u.lastErr = false, true, lerr
-			u.changed()
-			u.mu.Unlock()
-			u.f.notef("%s: %v", name, lerr)
-			u.f.publish(session.Event{Kind: session.EventNotice, Level: "error", Text: name + ": " + lerr.Error()})
-			return
 		}
+		u.mu.Lock()
+		u.starting, u.loop, u.lastErr = false, true, lerr
+		u.changed()
+		u.mu.Unlock()
+		u.f.notef("%s: %v", name, lerr)
+		u.f.publish(session.Event{Kind: session.EventNotice, Level: "error", Text: name + ": " + lerr.Error()})
+		return
 	}
 	if err == nil {
 		var snap *snapshot
