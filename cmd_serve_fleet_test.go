@@ -252,3 +252,29 @@ func TestServeFleetLoopHTTP(t *testing.T) {
 		t.Fatalf("a request with this gateway's chain: %d %s", resp.StatusCode, body)
 	}
 }
+
+// TestServeFleetLazyCache runs `serve --start lazy` twice with the same
+// home: the first run starts the server to learn its tools and keeps them
+// in the state directory's fleet-cache; the second lists them from there
+// without starting it.
+func TestServeFleetLazyCache(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "f.json")
+	writeFleetConfig(t, f, map[string]any{"demo": fleetEntry(t, dir, "demo-server")})
+	for run := range 2 {
+		c, stop := serveCLIWith(t, inDir(dir), "--mode", "passthrough", "--start", "lazy", "--config", f, "--all")
+		if got, want := listNames(t, c), demoToolNames(); !slices.Equal(got, want) {
+			t.Fatalf("run %d: tools %v, want %v", run, got, want)
+		}
+		code, stderr := stop()
+		started := strings.Contains(stderr, "demo: connected")
+		cached := strings.Contains(stderr, "demo: listed from the cache of its last run")
+		if code != 0 || started != (run == 0) || cached != (run == 1) {
+			t.Fatalf("run %d: exit %d, started %v, from the cache %v\n%s", run, code, started, cached, stderr)
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, ".local", "state", "mcpterm", fleet.CacheDirName, "*.json"))
+		if len(files) != 1 {
+			t.Fatalf("run %d: cache files %v", run, files)
+		}
+	}
+}
