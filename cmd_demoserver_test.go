@@ -23,14 +23,44 @@ import (
 
 // syncBuffer collects a stream written from another goroutine.
 type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+	mu   sync.Mutex
+	buf  bytes.Buffer
+	grew chan struct{} // closed, and dropped, by the next Write (waitFor)
 }
 
 func (b *syncBuffer) Write(p []byte) (int, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.grew != nil {
+		close(b.grew)
+		b.grew = nil
+	}
 	return b.buf.Write(p)
+}
+
+// waitFor waits, one write at a time, until the stream holds want, and
+// returns it; d only turns a hang into a failure.
+func (b *syncBuffer) waitFor(t *testing.T, want string, d time.Duration) string {
+	t.Helper()
+	deadline := time.After(d)
+	for {
+		b.mu.Lock()
+		s := b.buf.String()
+		if strings.Contains(s, want) {
+			b.mu.Unlock()
+			return s
+		}
+		if b.grew == nil {
+			b.grew = make(chan struct{})
+		}
+		grew := b.grew
+		b.mu.Unlock()
+		select {
+		case <-grew:
+		case <-deadline:
+			t.Fatalf("%q never written; got:\n%s", want, s)
+		}
+	}
 }
 
 func (b *syncBuffer) String() string {

@@ -61,6 +61,9 @@ func (c *cli) serveFleet(ctx context.Context, sf *serverFlags, vf *serveFlags, o
 		note("%v", fleet.ErrLoop)
 		fopts.Loop = true
 	}
+	// Served over HTTP, the gateway refuses requests from itself (an
+	// entry whose url is its own address).
+	plan.opts.Loop = fleet.LoopCheck(cfg.Key())
 	f, err := fleet.New(ctx, fopts)
 	if err != nil {
 		return fail("%s", c.clean(nil, err.Error()))

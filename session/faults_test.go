@@ -16,10 +16,16 @@ func TestFaultServerExitsMidCall(t *testing.T) {
 	if _, err := s.Tools(ctx); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.Exited(); err != nil {
+		t.Fatalf("Exited before the exit: %v", err)
+	}
 	r := s.Call(ctx, CallRequest{Tool: "work"})
 	var exit *ServerExitError
 	if !errors.As(r.Err, &exit) || Classify(r.Err) != ClassConnection {
 		t.Fatalf("err = %v (class %v)", r.Err, Classify(r.Err))
+	}
+	if err := s.Exited(); !errors.As(err, &exit) {
+		t.Fatalf("Exited after the exit: %v", err)
 	}
 	if !strings.Contains(exit.Status, "exit status 3") || !strings.Contains(exit.Stderr, "boom: dying") {
 		t.Errorf("exit error %q / stderr %q", exit.Status, exit.Stderr)
@@ -44,6 +50,9 @@ func TestFaultServerExitsMidCall(t *testing.T) {
 	}
 	if s.Info().Generation != 2 {
 		t.Errorf("generation %d", s.Info().Generation)
+	}
+	if err := s.Exited(); err != nil {
+		t.Errorf("Exited after a reconnect: %v", err)
 	}
 	if set, err := s.Tools(ctx); err != nil || set.Find("work") == nil {
 		t.Errorf("tools after reconnect: %v", err)

@@ -174,6 +174,31 @@ func (s *Session) Stderr() string {
 	return ""
 }
 
+// Exited is why a stdio server's connection ended (its *ServerExitError)
+// once the server has gone, else nil: while it is up, for other routes,
+// and after Close. 2026-07-28 connections have no ping (Ping sends
+// nothing), so this is how a supervisor such as session/fleet tells a
+// server that died from one that is slow. It is set before the exit's
+// notice is published, so a reader of that notice finds it.
+func (s *Session) Exited() error {
+	s.mu.Lock()
+	c := s.conn
+	s.mu.Unlock()
+	if c == nil {
+		return nil
+	}
+	st, ok := c.inner.(*stdioTransport)
+	if !ok {
+		return nil
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.closed {
+		return st.closeErr
+	}
+	return nil
+}
+
 // Close ends the connection and, for stdio, the server process.
 func (s *Session) Close() error {
 	s.mu.Lock()

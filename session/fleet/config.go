@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -42,6 +44,8 @@ type Config struct {
 	key      string
 	// inherited is the chain this gateway was started under (loop.go).
 	inherited string
+	// read are the files the last good Load read.
+	read []string
 }
 
 // Load reads the config and resolves the chosen entries. The first call
@@ -55,13 +59,27 @@ func (c *Config) Load() ([]Spec, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var files []string
+	var read []string
 	for _, src := range set.Files() {
-		files = append(files, src.Path)
+		read = append(read, src.Path)
 	}
-	// Files given with --config are watched even when they failed to
-	// appear (a later write brings them in).
-	for _, p := range c.Selection.Configs {
+	if c.loaded {
+		// Discovery sets a broken file aside and serves the others; for a
+		// reload that would stop the servers of a file saved half-written
+		// or with a typo. A file read last time that is still there but
+		// cannot be read now fails the reload instead, so the fleet keeps
+		// what it has and says why.
+		for _, p := range c.read {
+			if _, err := os.Stat(p); err == nil && !slices.Contains(read, p) {
+				return nil, nil, errors.Join(set.Problems()...)
+			}
+		}
+	}
+	// Files given with --config, and the places discovery looked, are
+	// watched even when they are missing or broken (a later write brings
+	// them in).
+	files := slices.Clone(read)
+	for _, p := range append(slices.Clone(c.Selection.Configs), set.Searched()...) {
 		if !slices.Contains(files, p) {
 			files = append(files, p)
 		}
@@ -92,9 +110,11 @@ func (c *Config) Load() ([]Spec, []string, error) {
 		if len(names) == 0 {
 			return nil, nil, &session.UsageError{Msg: "the config has no servers to serve"}
 		}
-		c.key = chainKey(files, names)
+		// The key is what the gateway reads, not every place it watches.
+		c.key = chainKey(append(slices.Clone(read), c.Selection.Configs...), names)
 	}
 	c.loaded = true
+	c.read = read
 	if c.redactor == nil {
 		c.redactor = safe.NewRedactor(nil)
 	}
@@ -134,6 +154,13 @@ func (c *Config) spec(name string, env session.Env, chain string) Spec {
 			t.Source.Env = map[string]string{}
 		}
 		t.Source.Env[ChainEnv] = chain
+	} else if t.Source.URL != "" {
+		// So does a gateway serving HTTP (LoopCheck).
+		t.Source.Headers = maps.Clone(t.Source.Headers)
+		if t.Source.Headers == nil {
+			t.Source.Headers = map[string]string{}
+		}
+		t.Source.Headers[ChainHeader] = chain
 	}
 	c.redactor.Add(secretsOf(t)...)
 	return Spec{
@@ -152,8 +179,10 @@ func secretsOf(t *session.Target) []string {
 			out = append(out, v)
 		}
 	}
-	for _, v := range t.Source.Headers {
-		out = append(out, v)
+	for k, v := range t.Source.Headers {
+		if k != ChainHeader {
+			out = append(out, v)
+		}
 	}
 	return out
 }
@@ -192,17 +221,19 @@ func fingerprint(src session.Source) string {
 		Args                        []string
 		Env, Headers                map[string]string
 		InheritEnv                  bool
-	}{src.Kind, src.Command, src.Dir, src.URL, src.BearerTokenEnv, src.Args, withoutChain(src.Env), src.Headers, src.InheritEnv})
+	}{src.Kind, src.Command, src.Dir, src.URL, src.BearerTokenEnv, src.Args, withoutKey(src.Env, ChainEnv), withoutKey(src.Headers, ChainHeader), src.InheritEnv})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:16])
 }
 
-func withoutChain(env map[string]string) map[string]string {
-	if _, ok := env[ChainEnv]; !ok {
-		return env
+// withoutKey is m without key (the chain, which is no part of what an
+// entry connects to).
+func withoutKey(m map[string]string, key string) map[string]string {
+	if _, ok := m[key]; !ok {
+		return m
 	}
-	out := maps.Clone(env)
-	delete(out, ChainEnv)
+	out := maps.Clone(m)
+	delete(out, key)
 	return out
 }
 
@@ -218,6 +249,7 @@ func chainKey(files, names []string) string {
 		abs = append(abs, filepath.Clean(f))
 	}
 	slices.Sort(abs)
+	abs = slices.Compact(abs)
 	n := slices.Sorted(slices.Values(names))
 	sum := sha256.Sum256([]byte(strings.Join(abs, "\x00") + "\x01" + strings.Join(n, "\x00")))
 	return hex.EncodeToString(sum[:12])

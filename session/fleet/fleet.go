@@ -278,8 +278,10 @@ const baseCaps = `{"tools":{"listChanged":true},"resources":{"listChanged":true}
 // dies or is added or removed.
 func (f *Fleet) Info() session.Info {
 	in := session.Info{Name: Name, Title: "mcpterm gateway", Kind: session.Stdio, Generation: int(f.gen.Load())}
-	if f.opts.Loop {
+	if f.opts.Loop || f.allLoops() {
 		in.Name, in.Instructions = LoopName, ErrLoop.Error()
+		in.Source = "config servers " + strings.Join(f.Names(), ", ")
+		return in
 	}
 	var caps mcp.ServerCapabilities
 	_ = json.Unmarshal([]byte(baseCaps), &caps)
@@ -307,6 +309,20 @@ func (f *Fleet) Info() session.Info {
 	in.Instructions = strings.Join(instr, "\n\n")
 	in.Source = "config servers " + strings.Join(names, ", ")
 	return in
+}
+
+// allLoops reports a fleet whose every upstream was refused as a loop: a
+// gateway between two others of one loop (A serves B, which serves A
+// again) serves nothing, so it answers as a refusing gateway too and the
+// entry above it is refused, not served empty.
+func (f *Fleet) allLoops() bool {
+	ups := f.upstreams()
+	for _, u := range ups {
+		if !u.looping() {
+			return false
+		}
+	}
+	return len(ups) > 0
 }
 
 // IsOffline is false: a fleet always has servers to run calls.

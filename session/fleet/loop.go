@@ -2,6 +2,8 @@ package fleet
 
 import (
 	"errors"
+	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/mcpterm/mcpterm/session"
@@ -14,10 +16,30 @@ import (
 // starts. A gateway whose own key is already in the chain it was started
 // with is one of its own ancestors: it starts no upstream and answers
 // initialize as LoopName, and the gateway above sees that name and reports
-// the entry as a loop instead of retrying it.
+// the entry as a loop instead of retrying it. A gateway all of whose
+// entries were refused that way answers as LoopName too (Fleet.Info), so
+// a loop through several configs (A serves B, B serves A) is refused at
+// the entry of A that starts it, not served as an empty gateway.
 
 // ChainEnv is the environment variable carrying the chain.
 const ChainEnv = "MCPTERM_GATEWAY_CHAIN"
+
+// ChainHeader carries the chain to HTTP upstreams: a gateway serving HTTP
+// refuses a request whose chain holds its own key (LoopCheck) with 508,
+// and the fleet reads that answer as a loop.
+const ChainHeader = "Mcpterm-Gateway-Chain"
+
+// LoopCheck is the HTTP side of the check for the gateway with key: the
+// error (ErrLoop, naming LoopName) for a request whose ChainHeader shows it
+// comes from this gateway itself, else nil.
+func LoopCheck(key string) func(http.Header) error {
+	return func(h http.Header) error {
+		if v := h.Get(ChainHeader); v != "" && Looping(v, key) {
+			return fmt.Errorf("%s: %w", LoopName, ErrLoop)
+		}
+		return nil
+	}
+}
 
 // LoopName is the serverInfo name of a gateway that refused to start
 // because it found itself in its chain.
@@ -68,6 +90,16 @@ func Looping(inherited, key string) bool {
 // loopOf is the loop error when an upstream says it is a refusing gateway.
 func loopOf(info session.Info) error {
 	if info.Name == LoopName {
+		return ErrLoop
+	}
+	return nil
+}
+
+// dialLoop is the loop error when connecting failed because the upstream
+// is a gateway serving HTTP that refused this one's chain (LoopCheck): its
+// 508 answer carries LoopName.
+func dialLoop(err error) error {
+	if err != nil && strings.Contains(err.Error(), LoopName+": ") {
 		return ErrLoop
 	}
 	return nil

@@ -85,6 +85,13 @@ func (u *upstream) status() string {
 	return "not started"
 }
 
+// looping reports an entry refused because it runs this gateway again.
+func (u *upstream) looping() bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.loop
+}
+
 // info is the upstream's Info, live or as last seen.
 func (u *upstream) info() (session.Info, bool) {
 	u.mu.Lock()
@@ -136,17 +143,21 @@ func (u *upstream) connect() {
 	defer u.f.wg.Done()
 	name := u.spec.Name
 	s, err := u.spec.Dial(u.ctx)
+	lerr := dialLoop(err)
 	if err == nil {
-		if lerr := loopOf(s.Info()); lerr != nil {
+		lerr = loopOf(s.Info())
+	}
+	if lerr != nil {
+		if s != nil {
 			s.Close()
-			u.mu.Lock()
-			u.starting, u.loop, u.lastErr = false, true, lerr
-			u.changed()
-			u.mu.Unlock()
-			u.f.notef("%s: %v", name, lerr)
-			u.f.publish(session.Event{Kind: session.EventNotice, Level: "error", Text: name + ": " + lerr.Error()})
-			return
 		}
+		u.mu.Lock()
+		u.starting, u.loop, u.lastErr = false, true, lerr
+		u.changed()
+		u.mu.Unlock()
+		u.f.notef("%s: %v", name, lerr)
+		u.f.publish(session.Event{Kind: session.EventNotice, Level: "error", Text: name + ": " + lerr.Error()})
+		return
 	}
 	if err == nil {
 		var snap *snapshot
@@ -308,13 +319,16 @@ func (u *upstream) failed(s *session.Session, op string, err error) error {
 	if u.f.ctx.Err() != nil {
 		return err
 	}
-	// A connection error may be one request's (an HTTP hiccup): a ping
-	// tells a dead upstream from a live one.
-	ctx, cancel := context.WithTimeout(u.ctx, 2*time.Second)
-	perr := s.Ping(ctx)
-	cancel()
-	if perr == nil || session.Classify(perr) == session.ClassUsage {
-		return err
+	// A connection error may be one request's (an HTTP hiccup): a stdio
+	// server that exited says so, else a ping tells a dead upstream from
+	// a live one (on 2026-07-28 connections it sends nothing and passes).
+	if s.Exited() == nil {
+		ctx, cancel := context.WithTimeout(u.ctx, 2*time.Second)
+		perr := s.Ping(ctx)
+		cancel()
+		if perr == nil || session.Classify(perr) == session.ClassUsage {
+			return err
+		}
 	}
 	u.died(s, err)
 	return &DownError{Server: u.spec.Name, Op: op, Err: err}
@@ -400,12 +414,20 @@ func (u *upstream) follow(s *session.Session) {
 			}
 			u.f.relay(u, e)
 			if e.Kind == session.EventNotice && e.Level == "error" {
-				// A stdio server's exit is published as an error notice;
-				// a ping says whether the connection is gone.
-				pctx, pcancel := context.WithTimeout(ctx, 2*time.Second)
-				err := s.Ping(pctx)
-				pcancel()
-				if err != nil && session.Classify(err) == session.ClassConnection && ctx.Err() == nil {
+				// A stdio server's exit is published as an error notice,
+				// as are lines it could not read: the session says whether
+				// the server exited, else a ping whether the connection is
+				// gone (on 2026-07-28 connections, which dropped ping, it
+				// sends nothing and passes).
+				err := s.Exited()
+				if err == nil {
+					pctx, pcancel := context.WithTimeout(ctx, 2*time.Second)
+					if perr := s.Ping(pctx); perr != nil && session.Classify(perr) == session.ClassConnection {
+						err = perr
+					}
+					pcancel()
+				}
+				if err != nil && ctx.Err() == nil {
 					u.died(s, errors.New(e.Text))
 					return
 				}

@@ -73,6 +73,13 @@ type HTTPOptions struct {
 	// request gets 404, so the client starts a new one); negative keeps
 	// sessions until the client deletes them.
 	SessionIdle time.Duration
+	// Loop, when set, sees every request's headers; an error means the
+	// request comes from this gateway itself through one of its own
+	// upstreams (session/fleet sends its chain in a header, as it puts it
+	// in a stdio upstream's environment), and the request gets 508 Loop
+	// Detected with the error's text instead of being served again, which
+	// would list the gateway's tools into itself without end.
+	Loop func(http.Header) error
 }
 
 // withDefaults fills in the defaults and puts AllowOrigins in the form
@@ -262,6 +269,12 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 			w.Header().Set("WWW-Authenticate", challenge)
 			refuse(w, http.StatusUnauthorized, nil, msg)
+			return
+		}
+	}
+	if g.o.Loop != nil {
+		if err := g.o.Loop(r.Header); err != nil {
+			refuse(w, http.StatusLoopDetected, nil, err.Error())
 			return
 		}
 	}
