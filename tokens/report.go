@@ -238,7 +238,17 @@ func (s *ServerReport) reindex() {
 func Saved(counts map[string]int, form string) (pct float64, ok bool) {
 	base, ok1 := counts[Baseline]
 	n, ok2 := counts[form]
-	if !ok1 || !ok2 || base == 0 {
+	if !ok1 || !ok2 {
+		return 0, false
+	}
+	return SavedVs(base, n)
+}
+
+// SavedVs is Saved for a figure that is not a column of counts (an AQL
+// true cost): how much smaller n is than the baseline's base, in percent
+// of base; ok is false when base is not positive.
+func SavedVs(base, n int) (pct float64, ok bool) {
+	if base <= 0 {
 		return 0, false
 	}
 	return savedPct(base, n), true

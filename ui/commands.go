@@ -97,6 +97,9 @@ func (m *Model) reportCmd() tea.Cmd {
 		if err == nil && len(rep.Servers) == 1 {
 			msg.report = rep.Servers[0]
 		}
+		if parts := rd.PerServer(); err == nil && parts != nil {
+			msg.servers, msg.err = tokens.BuildFrom(c, parts)
+		}
 		return msg
 	}
 }

@@ -22,7 +22,7 @@ func (m *Model) shortHelp() (keys, pinned []key.Binding) {
 		return append(keys, k.Cancel), []key.Binding{k.HelpAny, k.Interrupt}
 	}
 	if m.page == pageTools && m.focus == focusTools && !m.tools.filtering {
-		keys = append(keys, k.Form, k.Invisible, k.Encoding)
+		keys = append(keys, k.Form, k.Invisible, k.Encoding, k.Chart)
 	}
 	keys = append(keys, k.Cancel, k.Retry, k.Zoom, k.PageTools, k.PageCompose, k.PageExplore, k.NextPane)
 	return keys, []key.Binding{k.Help, k.Quit}
@@ -75,7 +75,7 @@ func helpGroups(k KeyMap) []helpGroup {
 	return []helpGroup{
 		{"Everywhere", []key.Binding{k.PageTools, k.PageCompose, k.PageExplore, k.NextPane, k.PrevPane, k.Zoom, k.Encoding, k.Retry, k.Cancel, k.Help, k.HelpAny, k.Quit, k.Interrupt}},
 		{"Lists and scrolling", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}},
-		{"Tool list and side by side", []key.Binding{k.Compose, k.CallForm, k.Filter, k.Sort, k.Form, k.Invisible, k.Copy}},
+		{"Tool list and side by side", []key.Binding{k.Compose, k.CallForm, k.Filter, k.Sort, k.Form, k.Invisible, k.Chart, k.Copy}},
 		{"Composer", []key.Binding{k.Run, k.CallForm, k.Complete, k.CompletePrev, k.Syntax, k.Preview, k.PreviewUp, k.PreviewDown, k.Template, k.SaveFile, k.OpenFile, k.HistPrev, k.HistNext, k.HistSearch, k.CopyCall, k.LeaveEdit}},
 		{"Results", []key.Binding{k.TermForm, k.Rerun, k.RerunFailed, k.Copy, k.SaveResult, k.PrevRun, k.NextRun, k.ResultsEdit}},
 		{"Explore", []key.Binding{k.TabLeft, k.TabRight, k.Open, k.Level, k.Subscribe, k.Reread, k.TaskCancel, k.TaskRefresh, k.EditRoots}},

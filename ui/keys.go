@@ -46,6 +46,9 @@ type KeyMap struct {
 	// Side by side.
 	Form      key.Binding
 	Invisible key.Binding
+	// Chart puts the chart of the token report in the side-by-side
+	// pane's place, and back (ui/chartpane.go).
+	Chart key.Binding
 
 	// Composer (the editor has focus).
 	Run          key.Binding
@@ -181,6 +184,7 @@ func DefaultKeyMap() KeyMap {
 
 		Form:      b(k("f"), "f", "cycle form"),
 		Invisible: b(k("i"), "i", "model-invisible parts"),
+		Chart:     b(k("c"), "c", "chart"),
 
 		Run:          b(k("ctrl+g", "f5", "alt+enter"), "ctrl+g", "run"),
 		Complete:     b(k("tab"), "tab", "complete"),

@@ -70,11 +70,18 @@ type Model struct {
 	encReady map[string]bool
 	encErr   map[string]error
 	reports  map[string]*tokens.ServerReport // by encoding, for cat
+	// servers holds, by encoding, the report of each server's own part
+	// of a list merging several (convert.Renderer.PerServer); none for
+	// one server's list.
+	servers map[string]*tokens.Report
 
 	// The panes, by name for what only one of them does, and in panes,
-	// indexed by focus, for everything they all do.
+	// indexed by focus, for everything they all do. The chart and the
+	// side-by-side pane share focusSchema's place: panes holds the one
+	// shown (toggleChart).
 	tools    toolsPane
 	schema   schemaPane
+	chart    chartPane
 	composer composerPane
 	results  resultsPane
 	explore  explorePane
@@ -111,6 +118,7 @@ func New(opts Options) *Model {
 		encReady: map[string]bool{},
 		encErr:   map[string]error{},
 		reports:  map[string]*tokens.ServerReport{},
+		servers:  map[string]*tokens.Report{},
 		runs:     map[int64]context.CancelFunc{},
 		drafts:   &draftWriter{},
 		help:     help.New(),
@@ -120,6 +128,7 @@ func New(opts Options) *Model {
 	m.help.Styles = st.Help
 	m.tools = newToolsPane(m.styles, &m.keys)
 	m.schema = newSchemaPane(m.styles, &m.keys)
+	m.chart = newChartPane(m.styles, &m.keys)
 	m.composer = newComposerPane(m.styles, &m.keys, opts.Sanitize)
 	m.results = newResultsPane(m.styles, &m.keys)
 	m.explore = newExplorePane(m.styles, &m.keys, opts.Sanitize)
@@ -171,6 +180,9 @@ func (m *Model) setSize(w, h int) {
 			r = m.lay.body
 		}
 		p.SetSize(r.w, r.h)
+		if focus(f) == focusSchema { // the one of the two not shown keeps up
+			m.hiddenPane().SetSize(r.w, r.h)
+		}
 	}
 	m.sizeForm()
 	m.help.SetWidth(w)
@@ -259,8 +271,15 @@ func (m *Model) syncKeys() {
 	k.Retry.SetEnabled(m.conn == connFailed || m.conn == connLost)
 	k.Encoding.SetEnabled(len(tokens.Encodings()) > 1)
 	onTools := m.page == pageTools
-	k.Form.SetEnabled(onTools && len(m.schema.forms) > 1)
-	k.Invisible.SetEnabled(onTools)
+	k.Form.SetEnabled(onTools && !m.chartShown() && len(m.schema.forms) > 1)
+	k.Invisible.SetEnabled(onTools && !m.chartShown())
+	// The chart needs the report; once shown, it can always be put away.
+	k.Chart.SetEnabled(onTools && (m.reports[m.enc] != nil || m.chartShown()))
+	if m.chartShown() { // the help says where the key goes
+		k.Chart.SetHelp(k.Chart.Help().Key, "side by side")
+	} else {
+		k.Chart.SetHelp(k.Chart.Help().Key, "chart")
+	}
 	// Run stays enabled even when it cannot work: pressing it says why.
 	k.LeaveEdit.SetEnabled(!m.running())
 	k.Level.SetEnabled(m.focus == focusExplore && m.explore.tab == tabLog)
@@ -285,6 +304,7 @@ func (m *Model) setCatalog(c *catalog) tea.Cmd {
 	m.explore.addEvents(lookalikeNotices("tools", toolNames(c), c.alike, m.opts.Sanitize), nil)
 	m.setSize(m.width, m.height) // the tool list's width follows its names
 	m.reports = map[string]*tokens.ServerReport{}
+	m.servers = map[string]*tokens.Report{}
 	m.schema.reset()
 	m.tools.setReport(nil)
 	return tea.Batch(m.reportCmd(), m.schemaCmd(), m.checkCmd())

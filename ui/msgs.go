@@ -34,7 +34,10 @@ type reportMsg struct {
 	t      ticket
 	enc    string
 	report *tokens.ServerReport
-	err    error
+	// servers is each server's own part of a merged list, counted alike;
+	// nil for one server's list.
+	servers *tokens.Report
+	err     error
 }
 
 // feedMsg is a batch of what the session's feed and the runs' progress

@@ -174,7 +174,7 @@ func (p *schemaPane) click(_, _ int) tea.Cmd { return nil }
 func (p *schemaPane) wheel(n int) tea.Cmd    { p.scroll(n); return nil }
 
 func (p *schemaPane) Help() []key.Binding {
-	return []key.Binding{p.keys.Form, p.keys.Invisible, p.keys.Copy, p.keys.Encoding, p.keys.Up, p.keys.Down}
+	return []key.Binding{p.keys.Chart, p.keys.Form, p.keys.Invisible, p.keys.Copy, p.keys.Encoding, p.keys.Up, p.keys.Down}
 }
 
 func (p *schemaPane) View() string {

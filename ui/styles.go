@@ -54,6 +54,9 @@ type Styles struct {
 	// styles above.
 	Frame  widget.FrameStyle
 	Syntax widget.SyntaxStyles
+	// Bars draw the chart (ui/chartpane.go). A bar's length carries its
+	// figure; the tones only add colour where there is colour.
+	Bars widget.BarStyle
 
 	Help         help.Styles
 	EditorText   lipgloss.Style
@@ -145,6 +148,13 @@ func NewStyles(p themes.Palette) Styles {
 	s.Input = in
 
 	s.Frame = widget.FrameStyle{Blurred: s.Pane, Focused: s.PaneFocus, Title: s.PaneTitle, TitleBlurred: s.PaneDim, Note: s.Muted, Mono: p.Mono}
+	s.Bars = widget.BarStyle{
+		Label: s.Text, Note: s.Text, Group: s.Bold,
+		Base: ns().Foreground(p.Info), Cheaper: s.Savings, Dearer: s.Cost,
+	}
+	if p.Mono {
+		s.Bars.Base, s.Bars.Cheaper, s.Bars.Dearer = ns(), ns(), ns()
+	}
 	s.Syntax = widget.SyntaxStyles{
 		Key: ns().Foreground(p.SynKey), String: ns().Foreground(p.SynString),
 		Number: ns().Foreground(p.SynNumber), Keyword: ns().Foreground(p.SynKeyword),

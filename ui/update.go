@@ -33,6 +33,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	m.syncAsks()
 	m.syncKeys()
+	m.syncChart()
 	return m, tea.Batch(cmds...)
 }
 
@@ -123,6 +124,9 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 			return m.setFlash("counting tokens: "+errText(msg.err), true)
 		}
 		m.reports[msg.enc] = msg.report
+		if msg.servers != nil {
+			m.servers[msg.enc] = msg.servers
+		}
 		if msg.enc == m.enc {
 			m.tools.setReport(msg.report)
 		}
@@ -472,6 +476,8 @@ func (m *Model) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Invisible):
 		m.schema.toggleInvisible()
 		return m.schemaCmd()
+	case key.Matches(msg, k.Chart):
+		return m.toggleChart()
 	}
 	// 5. the focused pane.
 	return m.panes[m.focus].Update(msg)

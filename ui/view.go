@@ -249,10 +249,11 @@ func (m *Model) bodyView() string {
 	}
 	switch m.page {
 	case pageTools:
+		side := m.panes[focusSchema].View()
 		if l.wide {
-			return widget.JoinColumns(m.tools.View(), m.schema.View())
+			return widget.JoinColumns(m.tools.View(), side)
 		}
-		return m.tools.View() + "\n" + m.schema.View()
+		return m.tools.View() + "\n" + side
 	case pageCompose:
 		right := m.composer.View() + "\n" + m.results.View()
 		if l.wide {
@@ -337,6 +338,9 @@ func (m *Model) focusLabel() string {
 		}
 		return "tool list"
 	case focusSchema:
+		if m.chartShown() {
+			return "chart"
+		}
 		return "side by side"
 	case focusComposer:
 		return "editing the call"

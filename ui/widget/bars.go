@@ -50,9 +50,9 @@ type BarStyle struct {
 // eighths are the partial blocks, one eighth to seven eighths of a cell.
 var eighths = [...]string{"▏", "▎", "▍", "▌", "▋", "▊", "▉"}
 
-// minBarCells is the narrowest bar area worth drawing: below it the notes
+// MinBarCells is the narrowest bar area worth drawing: below it the notes
 // give way, then the labels are cut.
-const minBarCells = 8
+const MinBarCells = 8
 
 // Bars draws rows as horizontal bars, every line exactly o.Width cells.
 // A bar's length in eighths of a cell is its value scaled to the bar area
@@ -70,11 +70,11 @@ func Bars(rows []Bar, o BarOptions, st BarStyle) []string {
 		labelW = max(labelW, ansi.StringWidth(oneLine(r.Label)))
 		noteW = max(noteW, ansi.StringWidth(oneLine(r.Note)))
 	}
-	if noteW > 0 && labelW+1+minBarCells+1+noteW > w {
+	if noteW > 0 && labelW+1+MinBarCells+1+noteW > w {
 		noteW = 0
 	}
-	if labelW > 0 && labelW+1+minBarCells > w {
-		labelW = max(0, w-1-minBarCells)
+	if labelW > 0 && labelW+1+MinBarCells > w {
+		labelW = max(0, w-1-MinBarCells)
 	}
 	barW := w
 	if labelW > 0 {
