@@ -47,10 +47,10 @@ func TestWorkbenchChartEqualsTokensCommand(t *testing.T) {
 				Savings map[string]struct {
 					Saved string `json:"saved_vs_json_pct"`
 				} `json:"savings"`
-				AQL map[string]struct {
+				True map[string]struct {
 					True  int    `json:"true_cost"`
 					Saved string `json:"true_saved_vs_json_pct"`
-				} `json:"aql"`
+				} `json:"true_costs"`
 			}
 			if err := json.Unmarshal([]byte(numbersAsStrings(out)), &want); err != nil {
 				t.Fatal(err)
@@ -64,8 +64,8 @@ func TestWorkbenchChartEqualsTokensCommand(t *testing.T) {
 					continue
 				}
 				label, n, saved := f, want.Totals[f], want.Savings[f].Saved
-				if tokens.IsAQLForm(f) {
-					label, n, saved = f+" true cost", want.AQL[f].True, want.AQL[f].Saved
+				if tokens.IsDeferredForm(f) {
+					label, n, saved = f+" true cost", want.True[f].True, want.True[f].Saved
 				}
 				pct := "baseline"
 				if f != tokens.Baseline {

@@ -46,7 +46,7 @@ type chartRow struct {
 	pct   string // "baseline", "-34.2%", "+64.0%"
 }
 
-var reChartRow = regexp.MustCompile(`^(\S+(?: true cost| introspect)?) +[█▏▎▍▌▋▊▉ ]* ([\d,]+) tok (baseline|[-+±]\d+\.\d%)$`)
+var reChartRow = regexp.MustCompile(`^(\S+(?: true cost| introspect| describe)?) +[█▏▎▍▌▋▊▉ ]* ([\d,]+) tok (baseline|[-+±]\d+\.\d%)$`)
 
 // chartRead reads the chart's sections back: title prefix ("Server",
 // "Tool", or a server's group line) -> label -> row.
@@ -67,7 +67,8 @@ func chartRead(t *testing.T, content string) map[string]map[string]chartRow {
 			out[sec][m[1]] = chartRow{n, m[3]}
 			continue
 		}
-		if l != "" && !strings.HasPrefix(l, "AQL") && !strings.HasPrefix(l, "one scale") {
+		// Section and group titles; the notes under a section are not.
+		if l != "" && !strings.HasPrefix(l, "true cost") && !strings.HasPrefix(l, "introspect") && !strings.HasPrefix(l, "one scale") {
 			sec = l
 		}
 	}
@@ -85,10 +86,10 @@ type commandJSON struct {
 	Savings map[string]struct {
 		Saved json.Number `json:"saved_vs_json_pct"`
 	} `json:"savings"`
-	AQL map[string]struct {
+	True map[string]struct {
 		True  int         `json:"true_cost"`
 		Saved json.Number `json:"true_saved_vs_json_pct"`
-	} `json:"aql"`
+	} `json:"true_costs"`
 }
 
 func commandReport(t *testing.T, enc string, forms []string, s *tokens.ServerReport) commandJSON {
@@ -154,7 +155,7 @@ func TestChartNumbersAreTheReports(t *testing.T) {
 		t.Fatalf("no server or tool section in:\n%s", ansi.Strip(m.chart.view.Content()))
 	}
 	if len(server) != len(forms)-1 || len(tool) != len(forms)-1 {
-		t.Errorf("%d server bars and %d tool bars for %d forms (all but json_pretty)", len(server), len(tool), len(forms))
+		t.Errorf("%d server bars and %d tool bars for %d forms (all but json_pretty):\n%s", len(server), len(tool), len(forms), ansi.Strip(m.chart.view.Content()))
 	}
 	for _, f := range forms {
 		if f == "json_pretty" {
@@ -164,8 +165,8 @@ func TestChartNumbersAreTheReports(t *testing.T) {
 			continue
 		}
 		label, n, pct := f, want.Totals[f], negated(want.Savings[f].Saved)
-		if tokens.IsAQLForm(f) {
-			label, n, pct = f+" true cost", want.AQL[f].True, negated(want.AQL[f].Saved)
+		if tokens.IsDeferredForm(f) {
+			label, n, pct = f+" true cost", want.True[f].True, negated(want.True[f].Saved)
 		}
 		if f == tokens.Baseline {
 			pct = "baseline"
@@ -182,8 +183,8 @@ func TestChartNumbersAreTheReports(t *testing.T) {
 	}
 	for _, f := range forms[1:] {
 		label := f
-		if tokens.IsAQLForm(f) {
-			label += " introspect"
+		if tokens.IsDeferredForm(f) {
+			label += " " + exchangeName(f)
 		}
 		if r, ok := tool[label]; ok && r.count != cells[f] {
 			t.Errorf("tool bar %s = %d, the command's cell %d", label, r.count, cells[f])
@@ -361,8 +362,8 @@ func TestChartPerServer(t *testing.T) {
 		}
 		for _, f := range rep.Forms {
 			label, n := f, want.Totals[f]
-			if tokens.IsAQLForm(f) {
-				label, n = f+" true cost", want.AQL[f].True
+			if tokens.IsDeferredForm(f) {
+				label, n = f+" true cost", want.True[f].True
 			}
 			if r, ok := rows[label]; f != "json_pretty" && (!ok || r.count != n) {
 				t.Errorf("%s %s: chart %d (%v), its own report %d", s.Server, label, r.count, ok, n)

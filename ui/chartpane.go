@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/mcpterm/mcpterm/convert"
 	"github.com/mcpterm/mcpterm/convert/safe"
 	"github.com/mcpterm/mcpterm/tokens"
 	"github.com/mcpterm/mcpterm/ui/widget"
@@ -147,24 +148,24 @@ func chartForms(cat *catalog) []string {
 	return out
 }
 
-// formBars is one bar per form: counts[f], or for an AQL form its true
-// cost when costs is given (a server's figures) and its cell otherwise (a
-// tool's: the operation's introspect exchange). Each bar is labelled with
+// formBars is one bar per form: counts[f], or for a deferred form (AQL,
+// term-lazy) its true cost when costs is given (a server's figures) and
+// its cell otherwise (a tool's: the introspect or describe exchange). Each bar is labelled with
 // its count and its change against the json baseline.
-func formBars(forms []string, counts map[string]int, costs map[string]tokens.AQLCost, group string) []widget.Bar {
+func formBars(forms []string, counts map[string]int, costs map[string]tokens.TrueCost, group string) []widget.Bar {
 	base, hasBase := counts[tokens.Baseline]
 	var rows []widget.Bar
 	for _, f := range forms {
 		label := f
 		n, ok := counts[f]
-		if tokens.IsAQLForm(f) {
+		if tokens.IsDeferredForm(f) {
 			if costs != nil {
-				var c tokens.AQLCost
+				var c tokens.TrueCost
 				c, ok = costs[f]
 				n = c.True()
 				label += " true cost"
 			} else {
-				label += " introspect"
+				label += " " + exchangeName(f)
 			}
 		}
 		r := widget.Bar{Label: label, Value: n, Group: group}
@@ -185,6 +186,15 @@ func formBars(forms []string, counts map[string]int, costs map[string]tokens.AQL
 		rows = append(rows, r)
 	}
 	return rows
+}
+
+// exchangeName names a deferred form's per-tool exchange: AQL's
+// introspect, term-lazy's describe.
+func exchangeName(form string) string {
+	if _, ok := convert.AQLMode(form); ok {
+		return "introspect"
+	}
+	return "describe"
 }
 
 // changeVs is n against the baseline as a signed percentage with the
@@ -212,20 +222,20 @@ func chartSections(in chartInput) []chartSection {
 	var secs []chartSection
 	aqlNote := ""
 	for _, f := range forms {
-		if tokens.IsAQLForm(f) {
-			aqlNote = "AQL true cost = upfront + operations list + every operation's details"
+		if tokens.IsDeferredForm(f) {
+			aqlNote = "true cost = upfront + every tool's details (AQL: + operations list)"
 			break
 		}
 	}
 	secs = append(secs, chartSection{
 		title: "Server " + chartName(in, rep.Server) + " · " + strconv.Itoa(len(rep.Tools)) + " tools · whole list",
 		note:  aqlNote,
-		rows:  formBars(forms, rep.Totals, rep.AQL, ""),
+		rows:  formBars(forms, rep.Totals, rep.True, ""),
 	})
 	if tc, ok := rep.Tool(in.tool); ok && in.tool != "" {
 		note := ""
 		if aqlNote != "" {
-			note = "AQL introspect = the tool's operation details, request and answer"
+			note = "introspect, describe = the exchange that fetches the tool's details"
 		}
 		secs = append(secs, chartSection{title: "Tool " + chartName(in, tc.Name), note: note, rows: formBars(forms, tc.Counts, nil, "")})
 	}
@@ -233,7 +243,7 @@ func chartSections(in chartInput) []chartSection {
 		sec := chartSection{title: "Per server · each server's own list", note: "one scale for every server"}
 		for _, s := range in.servers.Servers {
 			group := chartName(in, s.Server) + " · " + strconv.Itoa(len(s.Tools)) + " tools"
-			sec.rows = append(sec.rows, formBars(forms, s.Totals, s.AQL, group)...)
+			sec.rows = append(sec.rows, formBars(forms, s.Totals, s.True, group)...)
 		}
 		secs = append(secs, sec)
 	}
