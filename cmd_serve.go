@@ -59,7 +59,8 @@ func (c *cli) serveFlags() (*flag.FlagSet, *serverFlags, *serveFlags) {
 		"or --insecure-no-auth. Browser requests are accepted only from the gateway's own origin.",
 		"The server's sampling and elicitation requests go to the client whose call is running (else",
 		"the last active one) when it supports them, else are declined; the server is offered the",
-		"clients' roots (all connected clients'), or --root (default: the current directory) without.",
+		"clients' roots (all connected clients'), or --root without (default: none, so a server keeps",
+		"its own directories).",
 		"server selection: nothing (demo), -- CMD ARGS, --url URL, --server NAME (not --tools: a saved",
 		"tool list has no server to run the calls), or many config entries as one gateway: --servers",
 		"a,b,c or --all [--config FILE] [--start lazy|eager] (tools namespaced SERVER_TOOL only where",
@@ -108,10 +109,15 @@ func (c *cli) serve(ctx context.Context, args []string, ready func(net.Addr)) in
 	// The upstream's questions for its client (sampling, elicitation) and
 	// its roots are the gateway's clients' (session/gateway/forward.go,
 	// roots.go). The upstream is always offered roots, so the clients' can
-	// reach it; --no-roots only makes the fallback empty.
+	// reach it; the fallback is --root's, else empty.
 	fwd := gateway.NewForwarder()
 	base := session.Options{ClientName: "mcpterm-gateway", Asker: fwd}
-	if sf.NoRoots {
+	if sf.NoRoots || len(sf.Roots) == 0 {
+		// Without --root the fallback is empty, not the current
+		// directory as for the other commands: a server that takes roots
+		// as its sandbox (server-filesystem) would swap the directories of
+		// its own arguments for it, and a desktop app starts the gateway
+		// in / more often than not.
 		base.Roots = &session.Roots{}
 	}
 	if vf.servers != "" || vf.all {

@@ -75,12 +75,17 @@ func TestServeForwardsClientSide(t *testing.T) {
 		t.Errorf("stderr: %s", stderr.String())
 	}
 
-	url, _ = serveHTTPCLI(t, nil, "--listen", "127.0.0.1:0", "--no-roots", "--", p.Node, p.Entry, "stdio")
-	none, err := initHTTP(t, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := serveCall(t, none, "mcp_term", map[string]any{"expr": `(get-roots-list)`}); !strings.Contains(serveText(r), "no roots are currently configured") {
-		t.Errorf("--no-roots: %s", serveText(r))
+	// Without --root the gateway offers no roots of its own, not the
+	// current directory (which would replace a sandboxing server's own).
+	for _, flags := range [][]string{{"--no-roots"}, nil} {
+		args := append(append([]string{"--listen", "127.0.0.1:0"}, flags...), "--", p.Node, p.Entry, "stdio")
+		url, _ = serveHTTPCLI(t, nil, args...)
+		none, err := initHTTP(t, url, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := serveCall(t, none, "mcp_term", map[string]any{"expr": `(get-roots-list)`}); !strings.Contains(serveText(r), "no roots are currently configured") {
+			t.Errorf("serve %v: %s", flags, serveText(r))
+		}
 	}
 }

@@ -157,7 +157,7 @@ func TestServeFleetSDK(t *testing.T) {
 	httpCfg, _, _ := writeFourConfig(t, httpDir, fourServers(t, fsDir, httpDir), "")
 	// The same gateway over streamable HTTP, served in this process.
 	url, _ := serveHTTPCLI(t, map[string]string{"XDG_STATE_HOME": t.TempDir()},
-		"--config", httpCfg, "--all", "--yes", "--no-roots", "--listen", "127.0.0.1:0")
+		"--config", httpCfg, "--all", "--yes", "--listen", "127.0.0.1:0")
 	notes := strconv.Quote(filepath.Join(fsDir, "notes.txt"))
 
 	term := []sdktest.Step{
@@ -189,12 +189,12 @@ func TestServeFleetSDK(t *testing.T) {
 		{Op: "callTool", Name: "read_text_file", Arguments: map[string]any{"path": filepath.Join(fsDir, "notes.txt")}},
 		{Op: "callTool", Name: "read_graph", Arguments: map[string]any{}},
 	}
-	// --no-roots: the client offers no roots, and the gateway's fallback
-	// root (the current directory) would replace server-filesystem's own
-	// directory, as the roots protocol tells it to.
+	// The client offers no roots and serve has no --root, so the gateway
+	// offers none and server-filesystem keeps its own directory (a fallback
+	// of the current directory would replace it: read_text_file would fail).
 	script := sdktest.Script{Sessions: []sdktest.Session{
-		{Name: "term", Transport: serveStdio(t, "--config", termCfg, "--all", "--yes", "--no-roots"), Steps: term},
-		{Name: "passthrough", Transport: serveStdio(t, "--config", passCfg, "--all", "--yes", "--no-roots", "--mode", "passthrough"), Steps: pass},
+		{Name: "term", Transport: serveStdio(t, "--config", termCfg, "--all", "--yes"), Steps: term},
+		{Name: "passthrough", Transport: serveStdio(t, "--config", passCfg, "--all", "--yes", "--mode", "passthrough"), Steps: pass},
 		// Over HTTP: the steps up to the kill.
 		{Name: "http", Transport: map[string]any{"kind": "http", "url": url}, Steps: term[:10]},
 	}}
