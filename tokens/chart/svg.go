@@ -105,8 +105,8 @@ func writeSVG(b *strings.Builder, r *tokens.Report, o Options) {
 			weight = "bold"
 		}
 		fmt.Fprintf(b, `<g class="group" data-group="%d">`+"\n", gi)
-		fmt.Fprintf(b, `<text x="%d" y="%d" font-size="14" font-weight="bold" fill="#111">%s <tspan font-weight="normal" fill="#444">· %d tools</tspan></text>`+"\n",
-			margin, y+15, esc(g.Name, maxNameCells), g.Tools)
+		fmt.Fprintf(b, `<text x="%d" y="%d" font-size="14" font-weight="bold" fill="#111">%s <tspan font-weight="normal" fill="#444">· %s</tspan></text>`+"\n",
+			margin, y+15, esc(g.Name, maxNameCells), toolCount(g.Tools))
 		y += headH
 		for si, bar := range g.Bars {
 			fmt.Fprintf(b, `<text x="%d" y="%d" fill="#222" font-weight="%s">%s</text>`+"\n", margin+12, y+12, weight, esc(bar.Label, 0))
@@ -135,7 +135,7 @@ func writeSVG(b *strings.Builder, r *tokens.Report, o Options) {
 	b.WriteString("</svg>\n")
 }
 
-// caption names the encoding and the date, and says what an AQL bar
+// caption names the encoding and the date, and says what a true-cost bar
 // holds, so a picture lifted into a slide still says what it measures.
 func caption(r *tokens.Report, o Options) string {
 	parts := []string{"encoding " + r.Encoding}
@@ -144,7 +144,7 @@ func caption(r *tokens.Report, o Options) string {
 	}
 	for _, s := range Shown(r) {
 		if s.True {
-			parts = append(parts, "AQL: upfront + operations list + every operation's details")
+			parts = append(parts, "true cost: upfront + every tool's details (AQL: + operations list)")
 			break
 		}
 	}
@@ -177,4 +177,12 @@ func legendRows(shown []Series) [][]legendItem {
 		rows = append(rows, row)
 	}
 	return rows
+}
+
+// toolCount is "1 tool", "19 tools".
+func toolCount(n int) string {
+	if n == 1 {
+		return "1 tool"
+	}
+	return strconv.Itoa(n) + " tools"
 }
