@@ -22,6 +22,10 @@ import (
 // tuiOptions are the workbench's own flags.
 type tuiOptions struct {
 	theme, encoding, aqlMap string
+	// servers and all open the workbench on config entries as one list
+	// (a session/fleet), as serve's flags of the same names choose them.
+	servers string
+	all     bool
 	noMouse                 bool
 }
 
@@ -32,7 +36,8 @@ func (c *cli) tuiFlags() (*flag.FlagSet, *serverFlags, *tuiOptions) {
 	fs := newFlagSet("mcpterm",
 		"usage: mcpterm [--theme T] [--encoding E] [--no-mouse] [--aql-map FILE] [server selection]",
 		"server selection: nothing (demo), -- CMD ARGS, --url URL [--sse] [--header 'K: V'],",
-		"                  --server NAME [--config FILE], --tools FILE (offline)")
+		"                  --server NAME [--config FILE], --tools FILE (offline),",
+		"                  or many config entries as one list: --servers a,b,c | --all [--config FILE]")
 	var sf serverFlags
 	sf.register(fs)
 	var o tuiOptions
@@ -40,6 +45,8 @@ func (c *cli) tuiFlags() (*flag.FlagSet, *serverFlags, *tuiOptions) {
 	enum(fs, &o.encoding, "encoding", tokens.DefaultEncoding, tokens.Encodings(), "tokenizer")
 	fs.BoolVar(&o.noMouse, "no-mouse", false, "leave the mouse to the terminal (for its own text selection)")
 	fs.StringVar(&o.aqlMap, "aql-map", "", "AQL category and operation-name overrides `FILE`")
+	fs.StringVar(&o.servers, "servers", "", "open these config entries (`NAMES`, comma-separated) as one tool list, charted per server")
+	fs.BoolVar(&o.all, "all", false, "open every entry of the config (not marked disabled) as one tool list")
 	return fs, &sf, &o
 }
 
@@ -54,11 +61,20 @@ func (c *cli) runTUI(args []string) int {
 	if c.unexpectedArgs("mcpterm", pos) {
 		return exitUsage
 	}
-	opts, target, code := c.workbench(sf, o)
-	if target == nil {
-		return code
+	var opts ui.Options
+	if o.servers != "" || o.all {
+		var closeFn func()
+		if opts, closeFn, code = c.workbenchFleet(sf, o); closeFn == nil {
+			return code
+		}
+		defer closeFn()
+	} else {
+		var target *session.Target
+		if opts, target, code = c.workbench(sf, o); target == nil {
+			return code
+		}
+		defer target.Close()
 	}
-	defer target.Close()
 	// The signals are the workbench's (cmd_signal.go), not Bubble Tea's,
 	// whose SIGTERM ends the program without its quit: the first signal
 	// quits as the user would (the calls cancelled, the draft written, the
@@ -97,27 +113,11 @@ func (c *cli) runTUI(args []string) int {
 // code.
 func (c *cli) workbench(sf *serverFlags, o *tuiOptions) (ui.Options, *session.Target, int) {
 	var opts ui.Options
-	choice, err := themes.Parse(o.theme, c.getenv("NO_COLOR") != "")
-	if err != nil {
-		fmt.Fprintln(c.stderr, "mcpterm:", err)
+	wb, ok := c.workbenchCommon(o)
+	if !ok {
 		return opts, nil, exitUsage
 	}
-	if !validEncoding(o.encoding) {
-		fmt.Fprintf(c.stderr, "mcpterm: --encoding %s: want one of %s\n", quoteArg(o.encoding), strings.Join(tokens.Encodings(), ", "))
-		return opts, nil, exitUsage
-	}
-	var ov aql.Overrides
-	if o.aqlMap != "" {
-		if ov, err = loadAQLMap(o.aqlMap); err != nil {
-			fmt.Fprintln(c.stderr, "mcpterm:", err)
-			return opts, nil, exitUsage
-		}
-	}
-	env := c.env()
-	env.Cwd, _ = os.Getwd()
-	env.Home, _ = os.UserHomeDir()
-	ask := ui.NewAskBridge()
-	notice := ui.NewNoticeBridge() // the OAuth flow's URL, while connecting
+	choice, ov, env, ask, notice := wb.theme, wb.ov, wb.env, wb.ask, wb.notice
 	resolve := func() (*session.Target, error) {
 		return session.Resolve(sf.Selection, env, session.Options{ClientName: "mcpterm", ClientVersion: c.clientVersion(), Asker: ask, OAuthNotify: notice.Notify})
 	}
@@ -146,15 +146,59 @@ func (c *cli) workbench(sf *serverFlags, o *tuiOptions) (ui.Options, *session.Ta
 		Notice:       notice,
 		Roots:        target.Options.Roots,
 	}
-	if dir, err := history.StateDir(c.getenv, env.Home); err != nil {
+	c.workbenchHistory(&opts, target.Redactor, env.Home)
+	return opts, target, exitOK
+}
+
+// workbenchSetup is what every workbench needs from its flags before a
+// server is chosen.
+type workbenchSetup struct {
+	theme  themes.Choice
+	ov     aql.Overrides
+	env    session.Env
+	ask    *ui.AskBridge
+	notice *ui.NoticeBridge
+}
+
+// workbenchCommon checks the theme, tokenizer and AQL map, reporting a
+// mistake on stderr (ok false: exit 2).
+func (c *cli) workbenchCommon(o *tuiOptions) (workbenchSetup, bool) {
+	var wb workbenchSetup
+	choice, err := themes.Parse(o.theme, c.getenv("NO_COLOR") != "")
+	if err != nil {
+		fmt.Fprintln(c.stderr, "mcpterm:", err)
+		return wb, false
+	}
+	if !validEncoding(o.encoding) {
+		fmt.Fprintf(c.stderr, "mcpterm: --encoding %s: want one of %s\n", quoteArg(o.encoding), strings.Join(tokens.Encodings(), ", "))
+		return wb, false
+	}
+	if o.aqlMap != "" {
+		if wb.ov, err = loadAQLMap(o.aqlMap); err != nil {
+			fmt.Fprintln(c.stderr, "mcpterm:", err)
+			return wb, false
+		}
+	}
+	wb.theme = choice
+	wb.env = c.env()
+	wb.env.Cwd, _ = os.Getwd()
+	wb.env.Home, _ = os.UserHomeDir()
+	wb.ask = ui.NewAskBridge()
+	wb.notice = ui.NewNoticeBridge() // the OAuth flow's URL, while connecting
+	return wb, true
+}
+
+// workbenchHistory opens the call history and drafts in the state
+// directory, or says why they stay in memory.
+func (c *cli) workbenchHistory(opts *ui.Options, r *safe.Redactor, home string) {
+	if dir, err := history.StateDir(c.getenv, home); err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm: the draft and history are kept in memory only:", err)
-	} else if log, err := history.Open(filepath.Join(dir, "history.jsonl"), history.Options{Redactor: target.Redactor}); err != nil {
+	} else if log, err := history.Open(filepath.Join(dir, "history.jsonl"), history.Options{Redactor: r}); err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm: the draft and history are kept in memory only:", err)
 	} else {
 		opts.History = log
 		opts.Drafts = history.NewDrafts(filepath.Join(dir, "drafts"))
 	}
-	return opts, target, exitOK
 }
 
 func validEncoding(enc string) bool {
