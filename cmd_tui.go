@@ -26,7 +26,7 @@ type tuiOptions struct {
 	// (a session/fleet), as serve's flags of the same names choose them.
 	servers string
 	all     bool
-	noMouse                 bool
+	noMouse bool
 }
 
 // tuiFlags builds the workbench's flag set: the server selection and the
