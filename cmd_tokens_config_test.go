@@ -13,21 +13,29 @@ import (
 )
 
 // tokensConfigPeers is the config of TestTokensAllOverConfig: the demo
-// server (this binary), the reference servers, and one broken entry.
+// server (this binary), server-everything, server-filesystem and
+// server-memory, and one broken entry.
 func tokensConfigPeers(t *testing.T) (path string, good []string) {
 	t.Helper()
-	p, err := peers.Everything(context.Background(), os.Getenv)
-	if err != nil {
-		if errors.Is(err, peers.ErrNoNode) && os.Getenv("CI") != "true" {
-			t.Skipf("end-to-end test skipped: %v", err)
+	peer := func(install func(context.Context, func(string) string) (peers.Peer, error)) peers.Peer {
+		p, err := install(context.Background(), os.Getenv)
+		if err != nil {
+			if errors.Is(err, peers.ErrNoNode) && os.Getenv("CI") != "true" {
+				t.Skipf("end-to-end test skipped: %v", err)
+			}
+			t.Fatal(err)
 		}
-		t.Fatal(err)
+		return p
 	}
+	ev, fs, mem := peer(peers.Everything), peer(peers.Filesystem), peer(peers.Memory)
 	bin := buildMcpterm(t)
 	servers := map[string]any{
 		"demo":       map[string]any{"command": bin, "args": []string{"demo-server"}},
-		"everything": map[string]any{"command": p.Node, "args": []string{p.Entry, "stdio"}},
-		"broken":     map[string]any{"command": filepath.Join(t.TempDir(), "no-such-server")},
+		"everything": map[string]any{"command": ev.Node, "args": []string{ev.Entry, "stdio"}},
+		"filesystem": map[string]any{"command": fs.Node, "args": []string{fs.Entry, t.TempDir()}},
+		"memory": map[string]any{"command": mem.Node, "args": []string{mem.Entry},
+			"env": map[string]string{"MEMORY_FILE_PATH": filepath.Join(t.TempDir(), "memory.jsonl")}},
+		"broken": map[string]any{"command": filepath.Join(t.TempDir(), "no-such-server")},
 	}
 	b, err := json.Marshal(map[string]any{"mcpServers": servers})
 	if err != nil {
@@ -37,7 +45,7 @@ func tokensConfigPeers(t *testing.T) (path string, good []string) {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return path, []string{"demo", "everything"}
+	return path, []string{"demo", "everything", "filesystem", "memory"}
 }
 
 // TestTokensAllOverConfig: `tokens --all` counts every entry of a config
@@ -57,6 +65,9 @@ func TestTokensAllOverConfig(t *testing.T) {
 			Totals map[string]int `json:"totals"`
 		} `json:"servers"`
 		GrandTotal map[string]int     `json:"grand_total"`
+		TrueTotal  map[string]struct {
+			True int `json:"true_cost"`
+		} `json:"true_cost_grand_total"`
 		Window     map[string]float64 `json:"grand_total_window_pct"`
 		Skipped    []struct{ Server, Reason string }
 	}
@@ -76,7 +87,7 @@ func TestTokensAllOverConfig(t *testing.T) {
 	if strings.Join(names, ",") != strings.Join(good, ",") {
 		t.Fatalf("servers %v, want %v", names, good)
 	}
-	sum := map[string]int{}
+	sum, trueSum := map[string]int{}, map[string]int{}
 	for _, name := range good {
 		code, out, errOut := sessCLI(t, nil, "", "tokens", "--config", cfg, "--server", name, "--format", "json")
 		if code != exitOK {
@@ -84,12 +95,18 @@ func TestTokensAllOverConfig(t *testing.T) {
 		}
 		var one struct {
 			Totals map[string]int `json:"totals"`
+			True   map[string]struct {
+				True int `json:"true_cost"`
+			} `json:"true_costs"`
 		}
 		if err := json.Unmarshal([]byte(out), &one); err != nil {
 			t.Fatal(err)
 		}
 		for f, n := range one.Totals {
 			sum[f] += n
+		}
+		for f, c := range one.True {
+			trueSum[f] += c.True
 		}
 	}
 	if len(all.Forms) == 0 {
@@ -101,6 +118,14 @@ func TestTokensAllOverConfig(t *testing.T) {
 		}
 		if want := 100 * float64(sum[f]) / 200000; all.Window[f] < want-0.01 || all.Window[f] > want+0.01 {
 			t.Errorf("%s: %.2f%% of the window, want %.2f%%", f, all.Window[f], want)
+		}
+	}
+	if len(trueSum) == 0 {
+		t.Error("no true costs")
+	}
+	for f, n := range trueSum {
+		if all.TrueTotal[f].True != n {
+			t.Errorf("%s true cost: grand total %d, the servers alone sum to %d", f, all.TrueTotal[f].True, n)
 		}
 	}
 	// --servers picks entries by name, and naming only broken ones fails.
