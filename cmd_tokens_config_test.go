@@ -64,12 +64,12 @@ func TestTokensAllOverConfig(t *testing.T) {
 			Entry  string         `json:"entry"`
 			Totals map[string]int `json:"totals"`
 		} `json:"servers"`
-		GrandTotal map[string]int     `json:"grand_total"`
+		GrandTotal map[string]int `json:"grand_total"`
 		TrueTotal  map[string]struct {
 			True int `json:"true_cost"`
 		} `json:"true_cost_grand_total"`
-		Window     map[string]float64 `json:"grand_total_window_pct"`
-		Skipped    []struct{ Server, Reason string }
+		Window  map[string]float64 `json:"grand_total_window_pct"`
+		Skipped []struct{ Server, Reason string }
 	}
 	if err := json.Unmarshal([]byte(out), &all); err != nil {
 		t.Fatalf("%v\n%s", err, out)
