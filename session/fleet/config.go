@@ -108,7 +108,11 @@ func (c *Config) Load() ([]Spec, []string, error) {
 			}
 		}
 		if len(names) == 0 {
-			return nil, nil, &session.UsageError{Msg: "the config has no servers to serve"}
+			where := "no MCP client config with servers was found (mcpterm servers shows where it looked)"
+			if len(c.Selection.Configs) > 0 {
+				where = "no servers (not marked disabled) in " + strings.Join(c.Selection.Configs, ", ")
+			}
+			return nil, nil, &session.UsageError{Msg: where}
 		}
 		// The key is what the gateway reads, not every place it watches.
 		c.key = chainKey(append(slices.Clone(read), c.Selection.Configs...), names)
