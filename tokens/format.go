@@ -212,7 +212,7 @@ func writeText(w io.Writer, r *Report, md bool, maxName int) error {
 		}
 		writeTrue(w, r, s.True, s.Totals[Baseline], md)
 		writeGateway(w, r, s, md)
-		writeNotes(w, r, s, md, maxName)
+		writeNotes(w, r, s, md)
 	}
 	if len(r.Servers) > 1 {
 		fmt.Fprintln(w)
@@ -254,26 +254,36 @@ func bullet(md bool) string {
 	return ""
 }
 
-// writeNotes prints what sits under a server's table: the left-out parts
-// and every error, so a failing form is explained rather than missing.
-func writeNotes(w io.Writer, r *Report, s *ServerReport, md bool, maxName int) {
+// writeNotes prints what sits under a server's table (Notes), each line
+// sanitised for the terminal and Markdown.
+func writeNotes(w io.Writer, r *Report, s *ServerReport, md bool) {
+	for _, n := range r.Notes(s) {
+		fmt.Fprintf(w, "%s%s\n", bullet(md), noteText(n, md))
+	}
+}
+
+// Notes are the lines under a server's table in every format that has
+// them (text, Markdown, the HTML page): the left-out parts, then every
+// failure — a deferred form's true cost, a form's whole document, a form
+// per tool collapsed to one line — so a failing form is explained rather
+// than missing. They hold server text: sanitise them for the output.
+func (r *Report) Notes(s *ServerReport) []string {
 	var parts []string
 	for _, k := range LeftOutKinds() {
 		p := s.LeftOut[k]
 		parts = append(parts, fmt.Sprintf("%s %d (%d tokens)", k, p.Count, p.Tokens))
 	}
-	fmt.Fprintf(w, "%sleft out of compact forms (json_full tokens): %s\n", bullet(md), strings.Join(parts, " · "))
+	out := []string{"left out of compact forms (json_full tokens): " + strings.Join(parts, " · ")}
 	for _, f := range r.DeferredForms() {
 		if msg, ok := s.TrueErrors[f]; ok {
-			fmt.Fprintf(w, "%s%s true cost failed: %s\n", bullet(md), f, noteText(msg, md))
+			out = append(out, f+" true cost failed: "+msg)
 		}
 	}
 	for _, f := range r.Forms {
 		if msg, ok := s.Errors[f]; ok {
-			fmt.Fprintf(w, "%s%s failed: %s\n", bullet(md), f, noteText(msg, md))
+			out = append(out, f+" failed: "+msg)
 			continue
 		}
-		// Per-tool failures, collapsed to one line per form.
 		var tools []string
 		var first string
 		for _, t := range s.Tools {
@@ -285,9 +295,10 @@ func writeNotes(w io.Writer, r *Report, s *ServerReport, md bool, maxName int) {
 			}
 		}
 		if len(tools) > 0 {
-			fmt.Fprintf(w, "%s%s failed for %d tool(s), first %s: %s\n", bullet(md), f, len(tools), cellName(tools[0], md, maxName), noteText(first, md))
+			out = append(out, fmt.Sprintf("%s failed for %d tool(s), first %s: %s", f, len(tools), tools[0], first))
 		}
 	}
+	return out
 }
 
 func noteText(msg string, md bool) string {

@@ -83,21 +83,27 @@ func Install(ctx context.Context, getenv func(string) string, pkg, version strin
 		return Peer{}, err
 	}
 	p := Peer{Node: node, Dir: dir, Entry: filepath.Join(dir, "node_modules", filepath.FromSlash(pkg), "dist", "index.js")}
+	return p, InstallPackage(ctx, dir, pkg, version)
+}
+
+// InstallPackage installs npm package pkg@version into dir (dir/node_modules)
+// unless that version is there already. It installs into a fresh directory
+// and moves it into place, so parallel test processes never see a
+// half-installed tree. ErrNoNode when npm is missing.
+func InstallPackage(ctx context.Context, dir, pkg, version string) error {
 	if installedVersion(dir, pkg) == version {
-		return p, nil
+		return nil
 	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		return Peer{}, ErrNoNode
+		return ErrNoNode
 	}
-	// Install into a fresh directory and move it into place, so parallel
-	// test processes never see a half-installed tree.
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return Peer{}, err
+		return err
 	}
 	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".install-*")
 	if err != nil {
-		return Peer{}, err
+		return err
 	}
 	defer os.RemoveAll(tmp)
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
@@ -106,19 +112,19 @@ func Install(ctx context.Context, getenv func(string) string, pkg, version strin
 		"--loglevel=error", pkg+"@"+version)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return Peer{}, fmt.Errorf("npm install %s@%s: %v\n%s", pkg, version, err, out)
+		return fmt.Errorf("npm install %s@%s: %v\n%s", pkg, version, err, out)
 	}
 	if err := os.Rename(tmp, dir); err != nil && installedVersion(dir, pkg) != version {
 		// Someone else won the race with a different tree, or dir is stale.
 		_ = os.RemoveAll(dir)
 		if err := os.Rename(tmp, dir); err != nil {
-			return Peer{}, err
+			return err
 		}
 	}
 	if v := installedVersion(dir, pkg); v != version {
-		return Peer{}, fmt.Errorf("installed %s is version %q, want %s", pkg, v, version)
+		return fmt.Errorf("installed %s is version %q, want %s", pkg, v, version)
 	}
-	return p, nil
+	return nil
 }
 
 func installedVersion(dir, pkg string) string {

@@ -173,41 +173,10 @@ func aqlTable(b *strings.Builder, r *tokens.Report, costs map[string]tokens.True
 	b.WriteString("</tbody>\n</table></div>\n")
 }
 
-// notes are the lines under a server's table in the text format: the
-// left-out parts, then every failure, so a failing form is explained
-// rather than missing.
+// notes are the lines under a server's table, as the text format has
+// them (tokens.Report.Notes).
 func notes(b *strings.Builder, r *tokens.Report, s *tokens.ServerReport) {
-	var parts []string
-	for _, k := range tokens.LeftOutKinds() {
-		p := s.LeftOut[k]
-		parts = append(parts, fmt.Sprintf("%s %d (%d tokens)", k, p.Count, p.Tokens))
-	}
-	items := []string{"left out of compact forms (json_full tokens): " + strings.Join(parts, " · ")}
-	for _, f := range r.DeferredForms() {
-		if msg, ok := s.TrueErrors[f]; ok {
-			items = append(items, f+" true cost failed: "+msg)
-		}
-	}
-	for _, f := range r.Forms {
-		if msg, ok := s.Errors[f]; ok {
-			items = append(items, f+" failed: "+msg)
-			continue
-		}
-		var tools []string
-		var first string
-		for _, t := range s.Tools {
-			if msg, ok := t.Errors[f]; ok {
-				if first == "" {
-					first = msg
-				}
-				tools = append(tools, t.Name)
-			}
-		}
-		if len(tools) > 0 {
-			items = append(items, fmt.Sprintf("%s failed for %d tool(s), first %s: %s", f, len(tools), tools[0], first))
-		}
-	}
-	list(b, items)
+	list(b, r.Notes(s))
 }
 
 // list writes untrusted note lines, each escaped and bounded.

@@ -18,6 +18,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpterm/mcpterm/session/peers"
 )
 
 const (
@@ -57,54 +59,13 @@ func install() (string, error) {
 		}
 		dir = filepath.Join(cache, "mcpterm", "peers", "sdk@"+Version)
 	}
-	if installed(dir) == Version {
-		return dir, nil
-	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		return "", errNoJS
-	}
-	// Install into a fresh directory and move it into place, so parallel
-	// test processes never see a half-installed tree.
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		return "", err
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".install-sdk-*")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(tmp)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, npm, "install", "--prefix", tmp, "--no-save", "--no-audit", "--no-fund",
-		"--loglevel=error", Package+"@"+Version)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("npm install %s@%s: %v\n%s", Package, Version, err, out)
-	}
-	if err := os.Rename(tmp, dir); err != nil && installed(dir) != Version {
-		_ = os.RemoveAll(dir)
-		if err := os.Rename(tmp, dir); err != nil {
-			return "", err
+	if err := peers.InstallPackage(context.Background(), dir, Package, Version); err != nil {
+		if errors.Is(err, peers.ErrNoNode) {
+			return "", errNoJS
 		}
-	}
-	if v := installed(dir); v != Version {
-		return "", fmt.Errorf("installed %s is version %q, want %s", Package, v, Version)
+		return "", err
 	}
 	return dir, nil
-}
-
-func installed(dir string) string {
-	b, err := os.ReadFile(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json"))
-	if err != nil {
-		return ""
-	}
-	var pkg struct {
-		Version string `json:"version"`
-	}
-	if json.Unmarshal(b, &pkg) != nil {
-		return ""
-	}
-	return pkg.Version
 }
 
 // Script is what client.mjs runs: sessions, each a transport and steps.
