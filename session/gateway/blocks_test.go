@@ -12,7 +12,6 @@ import (
 
 	"github.com/mcpterm/mcpterm/convert/ojson"
 	"github.com/mcpterm/mcpterm/session"
-	"github.com/mcpterm/mcpterm/tokens"
 )
 
 // base64Run is a run of base64 long enough to be a blob, not a word.
@@ -52,17 +51,7 @@ func TestAQLBlocksEverything(t *testing.T) {
 		t.Fatalf("get-tiny-image sent no image: %s", clip(json.RawMessage(direct.Raw.Compact())))
 	}
 	data, mime := image.Get("data").Str, image.Get("mimeType").StringOr("")
-	counter, err := tokens.NewCounter(tokens.O200kBase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	count := func(s string) int {
-		n, err := counter.Count(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
+	count := o200kCounter(t)
 	// noBlob: the answer text carries no base64, only references.
 	noBlob := func(t *testing.T, txt string) {
 		t.Helper()

@@ -17,7 +17,6 @@ import (
 	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/session/fleet"
 	"github.com/mcpterm/mcpterm/session/peers"
-	"github.com/mcpterm/mcpterm/tokens"
 )
 
 // fourServerConfig writes issue 17's four-server config — the demo server
@@ -116,17 +115,7 @@ const readmeFleetCostStart = "| four servers: demo, everything, filesystem, memo
 // same on every run, and the README's table must be this one (run with -v
 // to see it).
 func TestToolsListCostFleet(t *testing.T) {
-	counter, err := tokens.NewCounter(tokens.O200kBase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	count := func(s string) int {
-		n, err := counter.Count(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
+	count := o200kCounter(t)
 	f, names := fourServerFleet(t)
 	base, ntools := 0, 0
 	for _, n := range names {

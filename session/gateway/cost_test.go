@@ -56,17 +56,7 @@ func upstreamToolsList(t testing.TB, s *session.Session) string {
 // the upstream directly and from the gateway in each mode. Run it with -v
 // to see the table.
 func TestToolsListCost(t *testing.T) {
-	counter, err := tokens.NewCounter(tokens.O200kBase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	count := func(s string) int {
-		n, err := counter.Count(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
+	count := o200kCounter(t)
 	upstreams := []struct {
 		name string
 		src  func(t *testing.T) session.Source

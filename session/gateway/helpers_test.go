@@ -20,6 +20,7 @@ import (
 	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/session/demo"
 	"github.com/mcpterm/mcpterm/session/policy"
+	"github.com/mcpterm/mcpterm/tokens"
 )
 
 // demoServer is a demo server whose ids and clock are fixed, so two of them
@@ -350,4 +351,20 @@ func isErrorResult(raw *ojson.Value) bool {
 	}
 	b := raw.Get("isError")
 	return b != nil && b.Kind == ojson.Bool && b.Bool
+}
+
+// o200kCounter counts a text's o200k_base tokens, failing t on an error.
+func o200kCounter(t testing.TB) func(string) int {
+	t.Helper()
+	counter, err := tokens.NewCounter(tokens.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(s string) int {
+		n, err := counter.Count(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
 }
