@@ -34,10 +34,12 @@ func TestHostileBoundsProgressForever(t *testing.T) {
 		flags []string
 		want  string
 	}{
-		// --timeout also bounds the connect, which a loaded machine under
-		// the race detector can take a second over: 2 s, not less.
-		{"max-time", []string{"--timeout", "2s", "--max-time", "3s"}, "gave up after the --max-time of 3s (progress kept arriving)"},
-		{"default", []string{"--timeout", "2s"}, "gave up after the --max-time of 20s (progress kept arriving)"},
+		// Progress keeps arriving, so --timeout never fires; it also bounds
+		// the connect, which a loaded 2-core machine under the race
+		// detector took more than 2 s for: 10 s where it does not matter,
+		// 4 s where the default --max-time (10 × --timeout) is the point.
+		{"max-time", []string{"--timeout", "10s", "--max-time", "3s"}, "gave up after the --max-time of 3s (progress kept arriving)"},
+		{"default", []string{"--timeout", "4s"}, "gave up after the --max-time of 40s (progress kept arriving)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := boundsRun(t, hangLimit, boundsArgs(t, "bounds/progress-forever", append([]string{"call", `(echo :q "x")`, "--yes"}, tc.flags...)...)...)
@@ -55,7 +57,9 @@ func TestHostileBoundsProgressForever(t *testing.T) {
 // the same overall deadline; its client (mcpterm again) hears why.
 func TestHostileBoundsProgressForeverGateway(t *testing.T) {
 	t.Parallel() // each runs its own processes
-	inner := append([]string{hostileServer(t, "x")[0], mainArg, "serve", "--yes", "--timeout", "1s", "--max-time", "3s", "--"}, hostileServer(t, "bounds/progress-forever")...)
+	// --timeout bounds the gateway's connect to its upstream too: 10 s, so
+	// a loaded machine cannot fail it; progress keeps the call alive past it.
+	inner := append([]string{hostileServer(t, "x")[0], mainArg, "serve", "--yes", "--timeout", "10s", "--max-time", "3s", "--"}, hostileServer(t, "bounds/progress-forever")...)
 	args := append([]string{"call", `(mcp_term :expr "(echo :q \"x\")")`, "--yes", "--timeout", "20s", "--"}, inner...)
 	r := boundsRun(t, hangLimit, args...)
 	out := r.Stdout + r.Stderr
