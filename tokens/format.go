@@ -126,8 +126,9 @@ func countsTable(first string, forms []string, names []string, rows []map[string
 	return t
 }
 
-// withWindow adds the row of each total's share of ContextWindow, under
-// the all-servers table: what a whole config takes of the window.
+// withWindow adds the row of each total's share of ContextWindow, under a
+// server's table and the all-servers one: what a server, or a whole
+// config, takes of the window before any work.
 func (t *table) withWindow(forms []string, totals map[string]int) *table {
 	row := []string{"of a 200k window"}
 	for _, f := range forms {
@@ -206,7 +207,7 @@ func writeText(w io.Writer, r *Report, md bool, maxName int) error {
 		for j, t := range s.Tools {
 			names[j], rows[j] = t.Name, t.Counts
 		}
-		countsTable("tool", r.Forms, names, rows, s.Totals, md, maxName).write(w, md)
+		countsTable("tool", r.Forms, names, rows, s.Totals, md, maxName).withWindow(r.Forms, s.Totals).write(w, md)
 		if md {
 			fmt.Fprintln(w)
 		}
@@ -394,6 +395,9 @@ func serverJSON(r *Report, s *ServerReport, withForms bool) *ojson.Value {
 		}
 		if q, ok := FloorRatio(s.Totals, f); ok {
 			so.Set("floor_ratio", ojson.NewNumber(strconv.FormatFloat(q, 'f', 2, 64)))
+		}
+		if w, ok := WindowShare(s.Totals, f); ok {
+			so.Set("window_pct", ojson.NewNumber(strconv.FormatFloat(w, 'f', 2, 64)))
 		}
 		if len(so.Members) > 0 {
 			savings.Set(f, so)
