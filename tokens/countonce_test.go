@@ -2,6 +2,7 @@ package tokens
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/mcpterm/mcpterm/convert"
@@ -89,5 +90,19 @@ func sameReports(t *testing.T, what string, got, want *Report) {
 				t.Errorf("%s: %s: %s differ:\n got  %v\n want %v", what, w.Server, name, pair[0], pair[1])
 			}
 		}
+	}
+}
+
+// TestBuildServerPanicIsError: a server whose report panics outside the
+// renderers (here a hand-built list holding a nil tool) fails the report
+// with an error naming it, on whichever goroutine it was built, instead of
+// ending the program.
+func TestBuildServerPanicIsError(t *testing.T) {
+	c := testCounter(t, O200kBase, WholeTexts())
+	good := convert.NewRenderer(loadSet(t, corpusFiles(t)[0]), nil)
+	bad := convert.NewRenderer(&toolset.Set{Server: "broken", Tools: []*toolset.Tool{nil}}, nil)
+	_, err := BuildFrom(c, []*convert.Renderer{good, bad, good})
+	if err == nil || !strings.Contains(err.Error(), "counting broken panicked") {
+		t.Fatalf("err = %v, want the broken server's panic as an error", err)
 	}
 }

@@ -134,7 +134,14 @@ func serverReports(c *Counter, rs []*convert.Renderer, forms []string) ([]*Serve
 	for i, rd := range rs {
 		slots <- struct{}{}
 		wg.Go(func() {
-			defer func() { <-slots }()
+			defer func() {
+				// On its own goroutine a panic would end the program, not
+				// reach the caller: it becomes the report's error instead.
+				if p := recover(); p != nil {
+					errs[i] = fmt.Errorf("counting %s panicked: %v", rd.Set().Server, p)
+				}
+				<-slots
+			}()
 			srs[i], errs[i] = serverReport(c, rd, forms)
 		})
 	}
