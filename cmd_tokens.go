@@ -93,7 +93,9 @@ func (c *cli) runTokens(args []string) int {
 		fmt.Fprintf(c.stderr, "mcpterm tokens: unknown --sort %q (want one of: %s)\n", *sortBy, strings.Join(fields, ", "))
 		return exitUsage
 	}
-	counter, err := tokens.NewCounter(*enc)
+	// One report, each text counted once: the segment cache would cut and
+	// store every text for recounts that never come (tokens.WholeTexts).
+	counter, err := tokens.NewCounter(*enc, tokens.WholeTexts())
 	if err != nil {
 		fmt.Fprintln(c.stderr, "mcpterm tokens: --encoding:", err)
 		return exitUsage

@@ -44,6 +44,15 @@ type Renderer struct {
 
 	describerOnce sync.Once
 	describer     *termtool.Describer // term_lazy's describe answers
+
+	// last is the last tool's term text: a tool's describe answer is that
+	// same text (the one tool's declarations, model-facing, with its
+	// server-wide code), and a report asks for the term cell just before
+	// the term_lazy one, so one slot spares the second render without
+	// holding a copy of every tool's text.
+	lastMu   sync.Mutex
+	lastTool *toolset.Tool
+	lastTerm string
 }
 
 // lazyAQL is one mode's adapter and introspect exchanges, built once.
@@ -241,7 +250,31 @@ func (r *Renderer) toolTexts(f Form, t *toolset.Tool) ([]ToolText, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f.Name == describedForm {
+		r.lastMu.Lock()
+		r.lastTool, r.lastTerm = t, text
+		r.lastMu.Unlock()
+	}
 	return []ToolText{{Role: RoleDocument, Text: text}}, nil
+}
+
+// describedForm is the form whose one-tool text is a describe answer:
+// renderOne gives it term.Options{ModelFacing: true} and the tool's
+// server-wide code, as Describer.Answer renders a request for one tool.
+const describedForm = "term"
+
+// describedText is t's term text if it was the last one rendered and code
+// is the code it was rendered with, else "".
+func (r *Renderer) describedText(t *toolset.Tool, code string) string {
+	if c, ok := r.shortCodes()[t.Name]; !ok || c != code {
+		return ""
+	}
+	r.lastMu.Lock()
+	defer r.lastMu.Unlock()
+	if r.lastTool != t {
+		return ""
+	}
+	return r.lastTerm
 }
 
 // describe is t's describe exchange in the term-lazy mode: the arguments
@@ -253,11 +286,15 @@ func (r *Renderer) describe(f Form, t *toolset.Tool) ([]ToolText, error) {
 	if code == "" {
 		code = t.Name // a describe request takes the name as well
 	}
-	answer, err := contain(func() (string, error) {
-		return r.describer.Answer(termtool.Request{Tools: []string{code}})
-	}, f)
-	if err != nil {
-		return nil, err
+	answer := r.describedText(t, code) // rendered already, for the term cell
+	if answer == "" {
+		var err error
+		answer, err = contain(func() (string, error) {
+			return r.describer.Answer(termtool.Request{Tools: []string{code}})
+		}, f)
+		if err != nil {
+			return nil, err
+		}
 	}
 	return []ToolText{{Role: RoleRequest, Text: termtool.DescribeArguments(code)}, {Role: RoleAnswer, Text: answer}}, nil
 }

@@ -30,7 +30,8 @@ func BenchmarkLoad(b *testing.B) {
 // BenchmarkCorpusAllForms counts every registered form, per tool and whole,
 // for all corpus files. "cold" starts each iteration with an empty cache
 // (the tokenizer loaded); "warm" reuses the cache, as the TUI does when it
-// recomputes the report.
+// recomputes the report; "once" is the one-shot CLI's counter
+// (WholeTexts, empty cache), as `mcpterm tokens` builds it.
 func BenchmarkCorpusAllForms(b *testing.B) {
 	var sets []*toolset.Set
 	for _, p := range corpusFiles(b) {
@@ -38,14 +39,17 @@ func BenchmarkCorpusAllForms(b *testing.B) {
 	}
 	b.Logf("forms: %d (%s)", len(convert.Forms()), formNames())
 	testEncoder(b, O200kBase)
-	for _, mode := range []string{"cold", "warm"} {
+	for _, mode := range []string{"cold", "warm", "once"} {
 		b.Run(mode, func(b *testing.B) {
 			b.ReportAllocs()
 			warm := testCounter(b, O200kBase)
 			for b.Loop() {
 				c := warm
-				if mode == "cold" {
+				switch mode {
+				case "cold":
 					c = testCounter(b, O200kBase)
+				case "once":
+					c = testCounter(b, O200kBase, WholeTexts())
 				}
 				if _, err := Build(c, sets, nil); err != nil {
 					b.Fatal(err)

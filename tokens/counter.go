@@ -31,6 +31,7 @@ const smallText = 64
 type Counter struct {
 	name       string
 	cacheBytes int
+	whole      bool // WholeTexts: cache whole texts only, never cut into segments
 
 	once  sync.Once
 	ready chan struct{}
@@ -50,6 +51,14 @@ type Option func(*Counter)
 
 // CacheBytes sets the cache budget; 0 disables caching.
 func CacheBytes(n int) Option { return func(c *Counter) { c.cacheBytes = max(n, 0) } }
+
+// WholeTexts keeps the cache of whole texts (a text asked for twice is
+// encoded once) but never cuts a text into segments. The segment cache pays
+// where text is recounted after small edits (the workbench's buffers); a
+// one-shot run such as `mcpterm tokens` counts each text once, where
+// cutting, hashing and storing every segment costs more than the few
+// segments different forms share would save.
+func WholeTexts() Option { return func(c *Counter) { c.whole = true } }
 
 // NewCounter checks the encoding name and returns a Counter that has not
 // loaded anything yet.
@@ -146,10 +155,12 @@ func (c *Counter) count(text string) (int, error) {
 		return n, nil
 	}
 	c.misses.Add(1)
-	if len(text) <= smallText {
+	if len(text) <= smallText || c.whole {
 		c.encodes.Add(1)
 		n := c.enc.count(text)
-		c.store(map[string]int{text: n})
+		c.mu.Lock()
+		c.put(strings.Clone(text), n)
+		c.mu.Unlock()
 		return n, nil
 	}
 	// Look all segments up under one lock, encode the misses outside it.

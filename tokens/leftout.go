@@ -37,9 +37,14 @@ func leftOut(c *Counter, set *toolset.Set) (map[string]LeftOutPart, error) {
 			continue
 		}
 		full := -1
+		// A clone a kind was not found in is unchanged and serves the next
+		// kind: most tools carry none, and then cost one clone, not four.
+		var stripped *ojson.Value
 	kinds:
 		for _, k := range LeftOutKinds() {
-			stripped := t.Raw.Clone()
+			if stripped == nil {
+				stripped = t.Raw.Clone()
+			}
 			n := stripTool(stripped, k)
 			if n == 0 {
 				continue
@@ -51,6 +56,7 @@ func leftOut(c *Counter, set *toolset.Set) (map[string]LeftOutPart, error) {
 				}
 			}
 			rest, err := c.Count(stripped.Compact())
+			stripped = nil
 			if err != nil {
 				break kinds
 			}

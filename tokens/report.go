@@ -4,8 +4,10 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcpterm/mcpterm/convert"
 	"github.com/mcpterm/mcpterm/convert/aql"
@@ -107,14 +109,49 @@ func BuildFrom(c *Counter, rs []*convert.Renderer) (*Report, error) {
 			r.Forms = append(r.Forms, f.Name)
 		}
 	}
-	for _, rd := range rs {
-		sr, err := serverReport(c, rd, r.Forms)
+	srs, err := serverReports(c, rs, r.Forms)
+	if err != nil {
+		return nil, err
+	}
+	r.Servers = srs
+	return r, nil
+}
+
+// serverReports builds each renderer's ServerReport, in order. The
+// servers of one report share nothing but the Counter (safe for concurrent
+// use), so they are built concurrently, at most GOMAXPROCS at a time: a
+// whole config's report then takes about its largest server's time on a
+// machine with the cores for it, not the sum. The first server's error in
+// order is returned, as a sequential build would return it.
+func serverReports(c *Counter, rs []*convert.Renderer, forms []string) ([]*ServerReport, error) {
+	if len(rs) == 0 {
+		return nil, nil
+	}
+	srs := make([]*ServerReport, len(rs))
+	errs := make([]error, len(rs))
+	slots := make(chan struct{}, max(1, min(runtime.GOMAXPROCS(0), len(rs))))
+	var wg sync.WaitGroup
+	for i, rd := range rs {
+		slots <- struct{}{}
+		wg.Go(func() {
+			defer func() {
+				// On its own goroutine a panic would end the program, not
+				// reach the caller: it becomes the report's error instead.
+				if p := recover(); p != nil {
+					errs[i] = fmt.Errorf("counting %s panicked: %v", rd.Set().Server, p)
+				}
+				<-slots
+			}()
+			srs[i], errs[i] = serverReport(c, rd, forms)
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
-		r.Servers = append(r.Servers, sr)
 	}
-	return r, nil
+	return srs, nil
 }
 
 func serverReport(c *Counter, rd *convert.Renderer, forms []string) (*ServerReport, error) {
