@@ -250,6 +250,12 @@ func (r *Runner) Run(ctx context.Context, p *calls.Plan, o RunOptions) *RunResul
 		}
 		cr := r.call(ctx, req)
 		out := OutcomeOf(cr)
+		if out.Result != nil && out.Result == cr.Raw {
+			// Every face renders a run's items from Outcome (the result as
+			// sent); mcp-go's typed view of the same result would be a
+			// second copy of it for as long as the run is kept.
+			cr.Result = nil
+		}
 		r.recordHistory(cr, p.Source, batch)
 		if res.held != nil {
 			res.held.add(i, r.auditRecord(cr, out, decs[i]))

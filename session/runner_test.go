@@ -140,6 +140,9 @@ func TestRunnerSingleCallHistoryAndAudit(t *testing.T) {
 	if it.Outcome.Result != it.Call.Raw {
 		t.Error("outcome is not the raw result")
 	}
+	if it.Call.Result != nil {
+		t.Error("the run keeps mcp-go's typed copy of the result beside the raw one")
+	}
 	es := rg.entries()
 	if len(es) != 1 {
 		t.Fatalf("%d history entries", len(es))

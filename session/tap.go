@@ -60,6 +60,14 @@ const (
 	maxTraceBytes  = 4 << 20 // per message in a --trace file
 )
 
+// TapMessages and TapBytes are the tap's bounds for a face that keeps the
+// messages it is fed (the workbench's protocol tab): the same bounds, so
+// the face never holds what the tap itself would have let go.
+const (
+	TapMessages = maxTapMessages
+	TapBytes    = maxTapBytes
+)
+
 // Tap records every JSON-RPC message that crosses a session's transport. It
 // outlives reconnects, so the protocol view shows the whole story.
 type Tap struct {

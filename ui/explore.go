@@ -42,10 +42,7 @@ func levelRank(l string) int {
 // logFilters are the minimum levels the log tab cycles through.
 var logFilters = []string{"debug", "info", "warning", "error"}
 
-const (
-	maxLogEntries   = 2000
-	maxProtoEntries = 1000
-)
+const maxLogEntries = 2000
 
 // explorePane browses everything but the tools: resources, templates,
 // prompts, server info, the log and the protocol tap.
@@ -135,7 +132,7 @@ func (p *explorePane) setInfo(info session.Info, stderr string) {
 func (p *explorePane) addEvents(evs []session.Event, msgs []session.Message) {
 	p.log = append(p.log, evs...)
 	p.proto = append(p.proto, msgs...)
-	if n := len(p.proto) - maxProtoEntries; n > 0 {
+	if n := protoKeepFrom(p.proto); n > 0 {
 		p.proto = append([]session.Message(nil), p.proto[n:]...)
 	}
 	if n := len(p.log) - maxLogEntries; n > 0 {
@@ -153,6 +150,19 @@ func (p *explorePane) addEvents(evs []session.Event, msgs []session.Message) {
 	if atEnd {
 		p.nav[tabProtocol].Bottom()
 	}
+}
+
+// protoKeepFrom is the index of the oldest message the protocol tab keeps
+// of msgs: the newest, within the tap's own bounds of count and bytes.
+func protoKeepFrom(msgs []session.Message) int {
+	bytes := 0
+	for i := len(msgs) - 1; i >= 0; i-- {
+		bytes += len(msgs[i].Payload)
+		if len(msgs)-i > session.TapMessages || bytes > session.TapBytes {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 func eventLevel(e session.Event) string {

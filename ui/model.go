@@ -70,6 +70,7 @@ type Model struct {
 	encReady map[string]bool
 	encErr   map[string]error
 	reports  map[string]*tokens.ServerReport // by encoding, for cat
+	settled  bool                            // Options.Settled has been run
 	// servers holds, by encoding, the report of each server's own part
 	// of a list merging several (convert.Renderer.PerServer); none for
 	// one server's list.

@@ -78,6 +78,11 @@ type Options struct {
 	Counters *tokens.Counters
 	Encoding string // the encoding shown first, default tokens.DefaultEncoding
 
+	// Settled, when set, runs once (in a Cmd) after the first token report
+	// is shown: the start-up is over, and the caller may give back the
+	// memory its garbage took (cmd_tui.go returns it to the OS).
+	Settled func()
+
 	// Sanitize makes untrusted text safe to print; nil uses convert/safe.
 	// Whatever it is, tabs are expanded after it.
 	Sanitize func(string) string

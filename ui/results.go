@@ -135,7 +135,14 @@ func (p *resultsPane) tableRows(r *run) int {
 	return min(len(r.plan.Items), max(ih/3, 3)) + 1
 }
 
-const maxRuns = 50
+// The pane keeps the newest maxRuns runs, and fewer when they hold more
+// than maxRunItems calls between them (the newest run is always kept):
+// each item holds its result, so fifty batches of fifty would otherwise
+// keep 2,500 results alive.
+const (
+	maxRuns     = 50
+	maxRunItems = 200
+)
 
 func newResultsPane(st *Styles, keys *KeyMap) resultsPane {
 	var vp widget.Scroller
@@ -162,12 +169,27 @@ func (p *resultsPane) current() *run {
 // add shows a new run at once (with its spinner).
 func (p *resultsPane) add(r *run) {
 	p.runs = append(p.runs, r)
-	if len(p.runs) > maxRuns {
-		p.runs = p.runs[len(p.runs)-maxRuns:]
+	if from := keepFrom(p.runs); from > 0 {
+		// A fresh slice, so the dropped runs are not kept alive by the
+		// old one's backing array.
+		p.runs = append([]*run(nil), p.runs[from:]...)
 	}
 	p.cur = len(p.runs) - 1
 	p.sel, p.offsets, p.tokens = 0, nil, nil
 	p.vp.SetContent("")
+}
+
+// keepFrom is the index of the oldest run the pane keeps of runs: at most
+// maxRuns of them and maxRunItems items, the newest always.
+func keepFrom(runs []*run) int {
+	items := 0
+	for i := len(runs) - 1; i >= 0; i-- {
+		items += len(runs[i].plan.Items)
+		if i < len(runs)-1 && (len(runs)-i > maxRuns || items > maxRunItems) {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 func (p *resultsPane) find(id int64) *run {

@@ -130,6 +130,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		if msg.enc == m.enc {
 			m.tools.setReport(msg.report)
 		}
+		if fn := m.opts.Settled; fn != nil && !m.settled {
+			m.settled = true
+			return tea.Batch(m.schemaCmd(), func() tea.Msg { fn(); return nil })
+		}
 		return m.schemaCmd()
 
 	case schemaMsg:
