@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/mcpterm/mcpterm/tokens/internal/ranks"
@@ -27,7 +28,13 @@ func Names() []string { return []string{"o200k_base", "cl100k_base"} }
 type Encoding struct {
 	ranks.Table
 	next func(s string, i int) int
+	// pairs is the merge's two-byte index (pairTable), 256 KiB built on the
+	// first merge so that opening stays a header check.
+	pairs func() *[1 << 16]uint32
 }
+
+// ranker is the merge's view of e.
+func (e *Encoding) ranker() ranker { return ranker{t: &e.Table, pairs: e.pairs()} }
 
 // Open returns the named encoding, or ok false if it is not precomputed.
 func Open(name string) (*Encoding, bool, error) {
@@ -45,7 +52,9 @@ func Open(name string) (*Encoding, bool, error) {
 	if err != nil {
 		return nil, true, fmt.Errorf("%s: %w", name, err)
 	}
-	return &Encoding{Table: t, next: next}, true, nil
+	e := &Encoding{Table: t, next: next}
+	e.pairs = sync.OnceValue(func() *[1 << 16]uint32 { return pairTable(&e.Table) })
+	return e, true, nil
 }
 
 // Count is the number of tokens of text encoded as ordinary text (special
@@ -54,9 +63,10 @@ func Open(name string) (*Encoding, bool, error) {
 func (e *Encoding) Count(text string) int {
 	text = validUTF8(text)
 	n := 0
+	m := e.ranker()
 	for i := 0; i < len(text); {
 		j := e.next(text, i)
-		n += countPiece(&e.Table, text[i:j])
+		n += countPiece(&m, text[i:j])
 		i = j
 	}
 	return n
@@ -65,9 +75,10 @@ func (e *Encoding) Count(text string) int {
 // Encode appends the ranks of text's tokens to dst.
 func (e *Encoding) Encode(dst []int, text string) []int {
 	text = validUTF8(text)
+	m := e.ranker()
 	for i := 0; i < len(text); {
 		j := e.next(text, i)
-		dst = appendPiece(&e.Table, dst, text[i:j])
+		dst = appendPiece(&m, dst, text[i:j])
 		i = j
 	}
 	return dst

@@ -10,9 +10,38 @@ const shortPiece = 128
 
 const noRank = ^uint32(0)
 
+// ranker is what the merge looks ranks up in: the table, and the rank of
+// every two-byte token indexed by its bytes. The merge's first round asks for
+// every adjacent byte pair of a piece, a third of all its lookups, and an
+// index is far cheaper than a hash probe.
+type ranker struct {
+	t     *ranks.Table
+	pairs *[1 << 16]uint32
+}
+
+// pairTable is the two-byte index of t: noRank where the pair is no token.
+func pairTable(t *ranks.Table) *[1 << 16]uint32 {
+	var p [1 << 16]uint32
+	for i := range p {
+		p[i] = noRank
+	}
+	for r := range t.Len() {
+		if tok := t.Token(r); len(tok) == 2 {
+			p[uint16(tok[0])<<8|uint16(tok[1])] = uint32(r)
+		}
+	}
+	return &p
+}
+
+// pair is the rank of p[i:i+2].
+func (m *ranker) pair(p string, i int32) uint32 {
+	return m.pairs[uint16(p[i])<<8|uint16(p[i+1])]
+}
+
 // countPiece is the number of tokens tiktoken's byte-pair merge gives one
 // pre-tokenizer piece.
-func countPiece(t *ranks.Table, p string) int {
+func countPiece(m *ranker, p string) int {
+	t := m.t
 	if len(p) <= 1 {
 		return len(p)
 	}
@@ -22,13 +51,14 @@ func countPiece(t *ranks.Table, p string) int {
 	if len(p) <= shortPiece {
 		var st [shortPiece + 1]int32
 		var rk [shortPiece + 1]uint32
-		return len(mergeShort(t, p, st[:0], rk[:0])) - 1
+		return len(mergeShort(m, p, st[:0], rk[:0])) - 1
 	}
-	return mergeLong(t, p, nil)
+	return mergeLong(m, p, nil)
 }
 
 // appendPiece appends the ranks of one piece's tokens to dst.
-func appendPiece(t *ranks.Table, dst []int, p string) []int {
+func appendPiece(m *ranker, dst []int, p string) []int {
+	t := m.t
 	if len(p) == 0 {
 		return dst
 	}
@@ -38,7 +68,7 @@ func appendPiece(t *ranks.Table, dst []int, p string) []int {
 	if len(p) <= shortPiece {
 		var st [shortPiece + 1]int32
 		var rk [shortPiece + 1]uint32
-		bounds := mergeShort(t, p, st[:0], rk[:0])
+		bounds := mergeShort(m, p, st[:0], rk[:0])
 		for k := 0; k+1 < len(bounds); k++ {
 			r, _ := t.Rank(p[bounds[k]:bounds[k+1]])
 			dst = append(dst, r)
@@ -46,7 +76,7 @@ func appendPiece(t *ranks.Table, dst []int, p string) []int {
 		return dst
 	}
 	var ends []int32
-	mergeLong(t, p, &ends)
+	mergeLong(m, p, &ends)
 	start := int32(0)
 	for _, e := range ends {
 		r, _ := t.Rank(p[start:e])
@@ -68,15 +98,16 @@ func rankOf(t *ranks.Table, p string, a, b int32) uint32 {
 // (with len(p) as a sentinel), rank[i] is the rank of parts i and i+1
 // joined; the lowest rank, leftmost on ties, merges until no pair is a
 // token. It returns the final boundaries.
-func mergeShort(t *ranks.Table, p string, start []int32, rank []uint32) []int32 {
+func mergeShort(m *ranker, p string, start []int32, rank []uint32) []int32 {
 	n := int32(len(p))
 	for i := int32(0); i <= n; i++ {
 		start = append(start, i)
 		rank = append(rank, noRank)
 	}
 	for i := int32(0); i+2 <= n; i++ {
-		rank[i] = rankOf(t, p, i, i+2)
+		rank[i] = m.pair(p, i)
 	}
+	t := m.t
 	for {
 		m := len(start)
 		best, bi := noRank, -1
@@ -108,7 +139,8 @@ func mergeShort(t *ranks.Table, p string, start []int32, rank []uint32) []int32 
 // letter), in O(n log n): a heap ordered by (rank, position) with stale
 // entries skipped picks exactly the pair the linear scan would. It returns
 // the number of tokens and, if ends is not nil, stores each token's end.
-func mergeLong(t *ranks.Table, p string, ends *[]int32) int {
+func mergeLong(m *ranker, p string, ends *[]int32) int {
+	t := m.t
 	n := len(p)
 	next := make([]int32, n)
 	prev := make([]int32, n)
