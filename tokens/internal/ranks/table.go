@@ -84,6 +84,9 @@ func (t *Table) Rank(b string) (int, bool) {
 	if len(slots) == 0 {
 		return 0, false
 	}
+	if k := len(b); k > 0 && k <= 8 {
+		return t.rankWord(b)
+	}
 	h := hash(b)
 	tag := uint32(h >> tagShift)
 	for i := h & mask; ; i = (i + 1) & mask {
@@ -101,27 +104,66 @@ func (t *Table) Rank(b string) (int, bool) {
 	}
 }
 
+// rankWord is Rank for keys of one to eight bytes, most of the merge's
+// lookups: the key is read as one word (as word does, written out here
+// because word is too big to inline), hashed as hash would (one round), and
+// compared with a candidate token as a word, with no call.
+func (t *Table) rankWord(b string) (int, bool) {
+	slots, offs, data, mask := t.slots, t.offs, t.data, t.mask
+	k := len(b)
+	var w uint64
+	if k >= 4 {
+		w = uint64(u32(b, 0)) | uint64(u32(b, k-4))<<(8*(k-4))
+	} else {
+		w = uint64(b[0]) | uint64(b[k/2])<<(8*(k/2)) | uint64(b[k-1])<<(8*(k-1))
+	}
+	h := (uint64(k)*k0 ^ w) * m1
+	h ^= h >> 31
+	h = (h ^ h>>32) * m2
+	h ^= h >> 29
+	tag := uint32(h >> tagShift)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := u32(slots, int(4*i))
+		if s == 0 {
+			return 0, false
+		}
+		if s>>rankBits == tag {
+			r := int(s&rankMask) - 1
+			lo, hi := u32(offs, 4*r), u32(offs, 4*r+4)
+			if int(hi-lo) == k && word(data[lo:hi]) == w {
+				return r, true
+			}
+		}
+	}
+}
+
+// word is the bytes of s (one to eight) as a little-endian word, zero
+// above: two overlapping loads, or three single bytes, instead of a loop
+// (small enough to be inlined into the lookup).
+func word(s string) uint64 {
+	if k := len(s); k >= 4 {
+		return uint64(u32(s, 0)) | uint64(u32(s, k-4))<<(8*(k-4))
+	}
+	k := len(s)
+	return uint64(s[0]) | uint64(s[k/2])<<(8*(k/2)) | uint64(s[k-1])<<(8*(k-1))
+}
+
+// The hash's constants.
+const k0, m1, m2 = 0x9e3779b97f4a7c15, 0xbf58476d1ce4e5b9, 0x94d049bb133111eb
+
 // hash is a fixed 64-bit hash (the table is built once and checked in, so
 // it cannot be seeded per process), mixing eight bytes at a time.
 func hash(s string) uint64 {
-	const m1, m2 = 0xbf58476d1ce4e5b9, 0x94d049bb133111eb
-	h := uint64(len(s)) * 0x9e3779b97f4a7c15
+	h := uint64(len(s)) * k0
 	for len(s) >= 8 {
 		h = (h ^ u64(s)) * m1
 		h ^= h >> 31
 		s = s[8:]
 	}
 	if k := len(s); k > 0 {
-		// The tail's bytes little-endian, zero-padded, read as two
-		// overlapping loads (or three bytes) instead of a byte loop: the
-		// same value, so the checked-in tables stay valid.
-		var v uint64
-		if k >= 4 {
-			v = uint64(u32(s, 0)) | uint64(u32(s, k-4))<<(8*(k-4))
-		} else {
-			v = uint64(s[0]) | uint64(s[k/2])<<(8*(k/2)) | uint64(s[k-1])<<(8*(k-1))
-		}
-		h = (h ^ v) * m1
+		// The tail's bytes little-endian, zero-padded (word reads them
+		// without a byte loop).
+		h = (h ^ word(s)) * m1
 		h ^= h >> 31
 	}
 	h = (h ^ h>>32) * m2
