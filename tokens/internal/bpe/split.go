@@ -55,7 +55,9 @@ var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 // time on non-Latin text. It is filled from the same tables, range by range,
 // in classOf's order of precedence; TestBMPClass checks it against classOf
 // for every character.
-var bmpClass = sync.OnceValue(func() *[1 << 16]uint8 {
+var bmpClass = sync.OnceValue(buildBMPClass)
+
+func buildBMPClass() *[1 << 16]uint8 {
 	var t [1 << 16]uint8
 	set := func(tab *unicode.RangeTable, c uint8, onlyUnset bool) {
 		for _, r := range tab.R16 {
@@ -79,7 +81,7 @@ var bmpClass = sync.OnceValue(func() *[1 << 16]uint8 {
 	set(unicode.White_Space, cS, true)
 	t['\r'], t['\n'] = cS|cNL, cS|cNL
 	return &t
-})
+}
 
 func classOf(r rune) uint8 {
 	switch {

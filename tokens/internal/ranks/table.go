@@ -77,15 +77,21 @@ func (t *Table) Token(rank int) string {
 }
 
 // Rank looks up the rank of a token's bytes. It is the merge's inner loop
-// (a handful of lookups per byte of text), so the length is compared before
-// the bytes and the fields are read into locals once.
+// (a handful of lookups per byte of text), so it is small enough to inline
+// and sends keys of up to eight bytes, most of them, to rankWord.
 func (t *Table) Rank(b string) (int, bool) {
+	if uint(len(b))-1 < 8 && len(t.slots) > 0 {
+		return t.rankWord(b)
+	}
+	return t.rankLong(b)
+}
+
+// rankLong is Rank for any key (and the zero Table); the length is compared
+// before the bytes and the fields are read into locals once.
+func (t *Table) rankLong(b string) (int, bool) {
 	slots, offs, data, mask := t.slots, t.offs, t.data, t.mask
 	if len(slots) == 0 {
 		return 0, false
-	}
-	if k := len(b); k > 0 && k <= 8 {
-		return t.rankWord(b)
 	}
 	h := hash(b)
 	tag := uint32(h >> tagShift)
