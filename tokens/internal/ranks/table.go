@@ -81,7 +81,7 @@ func (t *Table) Token(rank int) string {
 // and sends keys of up to eight bytes, most of them, to rankWord.
 func (t *Table) Rank(b string) (int, bool) {
 	if uint(len(b))-1 < 8 && len(t.slots) > 0 {
-		return t.rankWord(b)
+		return t.rankWord(len(b), word(b))
 	}
 	return t.rankLong(b)
 }
@@ -110,19 +110,11 @@ func (t *Table) rankLong(b string) (int, bool) {
 	}
 }
 
-// rankWord is Rank for keys of one to eight bytes, most of the merge's
-// lookups: the key is read as one word (as word does, written out here
-// because word is too big to inline), hashed as hash would (one round), and
-// compared with a candidate token as a word, with no call.
-func (t *Table) rankWord(b string) (int, bool) {
+// rankWord is Rank for a key of k bytes, one to eight, given as the word w
+// (see word), most of the merge's lookups: hashed as hash would (one
+// round) and compared with a candidate token as a word, with no call.
+func (t *Table) rankWord(k int, w uint64) (int, bool) {
 	slots, offs, data, mask := t.slots, t.offs, t.data, t.mask
-	k := len(b)
-	var w uint64
-	if k >= 4 {
-		w = uint64(u32(b, 0)) | uint64(u32(b, k-4))<<(8*(k-4))
-	} else {
-		w = uint64(b[0]) | uint64(b[k/2])<<(8*(k/2)) | uint64(b[k-1])<<(8*(k-1))
-	}
 	h := (uint64(k)*k0 ^ w) * m1
 	h ^= h >> 31
 	h = (h ^ h>>32) * m2
@@ -136,7 +128,19 @@ func (t *Table) rankWord(b string) (int, bool) {
 		if s>>rankBits == tag {
 			r := int(s&rankMask) - 1
 			lo, hi := u32(offs, 4*r), u32(offs, 4*r+4)
-			if int(hi-lo) == k && word(data[lo:hi]) == w {
+			if int(hi-lo) != k {
+				continue
+			}
+			// The token's bytes as a word: one load and a mask, except
+			// for the last tokens of the data, which have no eight bytes
+			// after their start.
+			var d uint64
+			if int(lo)+8 <= len(data) {
+				d = u64(data[lo:]) & (^uint64(0) >> (64 - 8*k))
+			} else {
+				d = word(data[lo:hi])
+			}
+			if d == w {
 				return r, true
 			}
 		}
@@ -144,8 +148,7 @@ func (t *Table) rankWord(b string) (int, bool) {
 }
 
 // word is the bytes of s (one to eight) as a little-endian word, zero
-// above: two overlapping loads, or three single bytes, instead of a loop
-// (small enough to be inlined into the lookup).
+// above: two overlapping loads, or three single bytes, instead of a loop.
 func word(s string) uint64 {
 	if k := len(s); k >= 4 {
 		return uint64(u32(s, 0)) | uint64(u32(s, k-4))<<(8*(k-4))
