@@ -29,12 +29,16 @@ type Encoding struct {
 	ranks.Table
 	next func(s string, i int) int
 	// pairs is the merge's two-byte index (pairTable), 256 KiB built on the
-	// first merge so that opening stays a header check.
-	pairs func() *[1 << 16]uint32
+	// first count so that opening stays a header check.
+	pairsOnce sync.Once
+	pairs     *[1 << 16]uint32
 }
 
 // ranker is the merge's view of e.
-func (e *Encoding) ranker() ranker { return ranker{t: &e.Table, pairs: e.pairs()} }
+func (e *Encoding) ranker() ranker {
+	e.pairsOnce.Do(func() { e.pairs = pairTable(&e.Table) })
+	return ranker{t: &e.Table, pairs: e.pairs}
+}
 
 // Open returns the named encoding, or ok false if it is not precomputed.
 func Open(name string) (*Encoding, bool, error) {
@@ -52,9 +56,7 @@ func Open(name string) (*Encoding, bool, error) {
 	if err != nil {
 		return nil, true, fmt.Errorf("%s: %w", name, err)
 	}
-	e := &Encoding{Table: t, next: next}
-	e.pairs = sync.OnceValue(func() *[1 << 16]uint32 { return pairTable(&e.Table) })
-	return e, true, nil
+	return &Encoding{Table: t, next: next}, true, nil
 }
 
 // Count is the number of tokens of text encoded as ordinary text (special
