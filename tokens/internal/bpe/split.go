@@ -112,14 +112,40 @@ func classOf(r rune) uint8 {
 
 // at is the class and size of the character at i (i < len(s)).
 func at(s string, i int) (uint8, int) {
-	if c := s[i]; c < utf8.RuneSelf {
-		return asciiClass[c], 1
+	if b := s[i]; b < utf8.RuneSelf {
+		return asciiClass[b], 1
 	}
+	return atRune(s, i)
+}
+
+// atRune is at for a character outside ASCII.
+func atRune(s string, i int) (uint8, int) {
 	r, size := utf8.DecodeRuneInString(s[i:])
 	if r < 1<<16 {
 		return bmpClass()[r], size
 	}
 	return classOf(r), size
+}
+
+// span is the end of the run of characters at i whose class has a bit of
+// want. It is the scanners' inner loop (letters, mostly), so ASCII is read
+// here rather than through a call to at per character.
+func span(s string, i int, want uint8) int {
+	for i < len(s) {
+		if b := s[i]; b < utf8.RuneSelf {
+			if asciiClass[b]&want == 0 {
+				break
+			}
+			i++
+			continue
+		}
+		c, n := atRune(s, i)
+		if c&want == 0 {
+			break
+		}
+		i += n
+	}
+	return i
 }
 
 // isPrefix is [^\r\n\p{L}\p{N}]; isPunct is [^\s\p{L}\p{N}].
@@ -188,31 +214,15 @@ func o200kLower(s string, i int) int {
 
 // o200kUpper matches [U]+[W]* at i and returns its end, or 0.
 func o200kUpper(s string, i int) int {
-	start := i
-	for i < len(s) {
-		c, n := at(s, i)
-		if c&cU == 0 {
-			break
-		}
-		i += n
-	}
-	if i == start {
+	e := span(s, i, cU)
+	if e == i {
 		return 0
 	}
-	return lettersW(s, i)
+	return lettersW(s, e)
 }
 
 // lettersW is the end of the run of W characters at i.
-func lettersW(s string, i int) int {
-	for i < len(s) {
-		c, n := at(s, i)
-		if c&cW == 0 {
-			break
-		}
-		i += n
-	}
-	return i
-}
+func lettersW(s string, i int) int { return span(s, i, cW) }
 
 // contraction extends e over a following (?i:'s|'t|'re|'ve|'m|'ll|'d).
 func contraction(s string, e int) int {
@@ -340,13 +350,4 @@ func NextCl100k(s string, i int) int {
 }
 
 // letters is the end of the \p{L} run at i.
-func letters(s string, i int) int {
-	for i < len(s) {
-		c, n := at(s, i)
-		if c&cL == 0 {
-			break
-		}
-		i += n
-	}
-	return i
-}
+func letters(s string, i int) int { return span(s, i, cL) }
