@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/mcpterm/mcpterm/tokens/internal/ranks"
@@ -27,6 +28,16 @@ func Names() []string { return []string{"o200k_base", "cl100k_base"} }
 type Encoding struct {
 	ranks.Table
 	next func(s string, i int) int
+	// pairs is the merge's two-byte index (pairTable), 256 KiB built on the
+	// first count so that opening stays a header check.
+	pairsOnce sync.Once
+	pairs     *[1 << 16]uint32
+}
+
+// ranker is the merge's view of e.
+func (e *Encoding) ranker() ranker {
+	e.pairsOnce.Do(func() { e.pairs = pairTable(&e.Table) })
+	return ranker{t: &e.Table, pairs: e.pairs}
 }
 
 // Open returns the named encoding, or ok false if it is not precomputed.
@@ -54,9 +65,10 @@ func Open(name string) (*Encoding, bool, error) {
 func (e *Encoding) Count(text string) int {
 	text = validUTF8(text)
 	n := 0
+	m := e.ranker()
 	for i := 0; i < len(text); {
 		j := e.next(text, i)
-		n += countPiece(&e.Table, text[i:j])
+		n += countPiece(&m, text[i:j])
 		i = j
 	}
 	return n
@@ -65,9 +77,10 @@ func (e *Encoding) Count(text string) int {
 // Encode appends the ranks of text's tokens to dst.
 func (e *Encoding) Encode(dst []int, text string) []int {
 	text = validUTF8(text)
+	m := e.ranker()
 	for i := 0; i < len(text); {
 		j := e.next(text, i)
-		dst = appendPiece(&e.Table, dst, text[i:j])
+		dst = appendPiece(&m, dst, text[i:j])
 		i = j
 	}
 	return dst

@@ -10,25 +10,69 @@ const shortPiece = 128
 
 const noRank = ^uint32(0)
 
+// ranker is what the merge looks ranks up in: the table, and the rank of
+// every two-byte token indexed by its bytes. The merge's first round asks for
+// every adjacent byte pair of a piece, a third of all its lookups, and an
+// index is far cheaper than a hash probe.
+type ranker struct {
+	t     *ranks.Table
+	pairs *[1 << 16]uint32
+}
+
+// pairTable is the two-byte index of t: noRank where the pair is no token.
+func pairTable(t *ranks.Table) *[1 << 16]uint32 {
+	var p [1 << 16]uint32
+	for i := range p {
+		p[i] = noRank
+	}
+	for r := range t.Len() {
+		if tok := t.Token(r); len(tok) == 2 {
+			p[uint16(tok[0])<<8|uint16(tok[1])] = uint32(r)
+		}
+	}
+	return &p
+}
+
+// pair is the rank of p[i:i+2].
+func (m *ranker) pair(p string, i int) uint32 {
+	return m.pairs[uint16(p[i])<<8|uint16(p[i+1])]
+}
+
+// smallPiece is the length up to which the merge's parts live in a smaller
+// stack array: most pieces are words, and zeroing the array for 128 bytes
+// on every piece cost more than the merge of a short word.
+const smallPiece = 32
+
+// part is one part of a piece during the merge: where it starts, and the
+// rank of it joined with the next part (noRank if that is no token).
+type part struct {
+	start int32
+	rank  uint32
+}
+
 // countPiece is the number of tokens tiktoken's byte-pair merge gives one
 // pre-tokenizer piece.
-func countPiece(t *ranks.Table, p string) int {
+func countPiece(m *ranker, p string) int {
 	if len(p) <= 1 {
 		return len(p)
 	}
-	if _, ok := t.Rank(p); ok {
+	if _, ok := m.t.Rank(p); ok {
 		return 1
 	}
-	if len(p) <= shortPiece {
-		var st [shortPiece + 1]int32
-		var rk [shortPiece + 1]uint32
-		return len(mergeShort(t, p, st[:0], rk[:0])) - 1
+	switch {
+	case len(p) <= smallPiece:
+		var buf [smallPiece + 1]part
+		return len(mergeShort(m, p, buf[:])) - 1
+	case len(p) <= shortPiece:
+		var buf [shortPiece + 1]part
+		return len(mergeShort(m, p, buf[:])) - 1
 	}
-	return mergeLong(t, p, nil)
+	return mergeLong(m, p, nil)
 }
 
 // appendPiece appends the ranks of one piece's tokens to dst.
-func appendPiece(t *ranks.Table, dst []int, p string) []int {
+func appendPiece(m *ranker, dst []int, p string) []int {
+	t := m.t
 	if len(p) == 0 {
 		return dst
 	}
@@ -36,17 +80,16 @@ func appendPiece(t *ranks.Table, dst []int, p string) []int {
 		return append(dst, r)
 	}
 	if len(p) <= shortPiece {
-		var st [shortPiece + 1]int32
-		var rk [shortPiece + 1]uint32
-		bounds := mergeShort(t, p, st[:0], rk[:0])
-		for k := 0; k+1 < len(bounds); k++ {
-			r, _ := t.Rank(p[bounds[k]:bounds[k+1]])
+		var buf [shortPiece + 1]part
+		parts := mergeShort(m, p, buf[:])
+		for k := 0; k+1 < len(parts); k++ {
+			r, _ := t.Rank(p[parts[k].start:parts[k+1].start])
 			dst = append(dst, r)
 		}
 		return dst
 	}
 	var ends []int32
-	mergeLong(t, p, &ends)
+	mergeLong(m, p, &ends)
 	start := int32(0)
 	for _, e := range ends {
 		r, _ := t.Rank(p[start:e])
@@ -64,43 +107,42 @@ func rankOf(t *ranks.Table, p string, a, b int32) uint32 {
 	return noRank
 }
 
-// mergeShort is tiktoken's merge: parts are kept as their start offsets
-// (with len(p) as a sentinel), rank[i] is the rank of parts i and i+1
-// joined; the lowest rank, leftmost on ties, merges until no pair is a
-// token. It returns the final boundaries.
-func mergeShort(t *ranks.Table, p string, start []int32, rank []uint32) []int32 {
-	n := int32(len(p))
-	for i := int32(0); i <= n; i++ {
-		start = append(start, i)
-		rank = append(rank, noRank)
+// mergeShort is tiktoken's merge on a piece of two bytes or more, in buf
+// (at least len(p)+1 long): the parts start as its bytes, with a sentinel
+// part at len(p); the lowest-ranked pair, leftmost on ties, merges until no
+// pair is a token. It returns the final parts and the sentinel.
+func mergeShort(m *ranker, p string, buf []part) []part {
+	n := len(p)
+	parts := buf[:n+1]
+	for i := 0; i+1 < n; i++ {
+		parts[i] = part{start: int32(i), rank: m.pair(p, i)}
 	}
-	for i := int32(0); i+2 <= n; i++ {
-		rank[i] = rankOf(t, p, i, i+2)
-	}
+	parts[n-1] = part{start: int32(n - 1), rank: noRank}
+	parts[n] = part{start: int32(n), rank: noRank}
+	t := m.t
 	for {
-		m := len(start)
+		k := len(parts)
 		best, bi := noRank, -1
-		for i := 0; i+1 < m; i++ {
-			if rank[i] < best {
-				best, bi = rank[i], i
+		for i, q := range parts[:k-1] {
+			if q.rank < best {
+				best, bi = q.rank, i
 			}
 		}
 		if bi < 0 {
-			return start
+			return parts
 		}
 		// Parts bi and bi+1 become one; the pairs ending and starting at it
 		// are re-ranked with the part after bi+1 in mind.
-		if bi+3 < m {
-			rank[bi] = rankOf(t, p, start[bi], start[bi+3])
+		if bi+3 < k {
+			parts[bi].rank = rankOf(t, p, parts[bi].start, parts[bi+3].start)
 		} else {
-			rank[bi] = noRank
+			parts[bi].rank = noRank
 		}
 		if bi > 0 {
-			rank[bi-1] = rankOf(t, p, start[bi-1], start[bi+2])
+			parts[bi-1].rank = rankOf(t, p, parts[bi-1].start, parts[bi+2].start)
 		}
-		copy(start[bi+1:], start[bi+2:])
-		copy(rank[bi+1:], rank[bi+2:])
-		start, rank = start[:m-1], rank[:m-1]
+		copy(parts[bi+1:], parts[bi+2:])
+		parts = parts[:k-1]
 	}
 }
 
@@ -108,7 +150,8 @@ func mergeShort(t *ranks.Table, p string, start []int32, rank []uint32) []int32 
 // letter), in O(n log n): a heap ordered by (rank, position) with stale
 // entries skipped picks exactly the pair the linear scan would. It returns
 // the number of tokens and, if ends is not nil, stores each token's end.
-func mergeLong(t *ranks.Table, p string, ends *[]int32) int {
+func mergeLong(m *ranker, p string, ends *[]int32) int {
+	t := m.t
 	n := len(p)
 	next := make([]int32, n)
 	prev := make([]int32, n)

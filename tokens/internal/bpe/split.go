@@ -1,6 +1,7 @@
 package bpe
 
 import (
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -48,6 +49,40 @@ var asciiClass = func() (t [utf8.RuneSelf]uint8) {
 	return t
 }()
 
+// bmpClass is classOf for every character of the Basic Multilingual Plane,
+// built on first use and only read after. Asking Go's Unicode tables
+// character by character (a binary search per category) was a fifth of the
+// time on non-Latin text. It is filled from the same tables, range by range,
+// in classOf's order of precedence; TestBMPClass checks it against classOf
+// for every character.
+var bmpClass = sync.OnceValue(buildBMPClass)
+
+func buildBMPClass() *[1 << 16]uint8 {
+	var t [1 << 16]uint8
+	set := func(tab *unicode.RangeTable, c uint8, onlyUnset bool) {
+		for _, r := range tab.R16 {
+			for x := uint32(r.Lo); x <= uint32(r.Hi); x += uint32(r.Stride) {
+				if !onlyUnset || t[x] == 0 {
+					t[x] = c
+				}
+			}
+		}
+	}
+	// The general categories are disjoint, so only White_Space (a property
+	// over separators and controls) can meet another class; classOf puts
+	// every category before it.
+	set(unicode.Lu, cU|cL, false)
+	set(unicode.Lt, cU|cL, false)
+	set(unicode.Ll, cW|cL, false)
+	set(unicode.Lm, cU|cW|cL, false)
+	set(unicode.Lo, cU|cW|cL, false)
+	set(unicode.M, cU|cW, false)
+	set(unicode.N, cN, false)
+	set(unicode.White_Space, cS, true)
+	t['\r'], t['\n'] = cS|cNL, cS|cNL
+	return &t
+}
+
 func classOf(r rune) uint8 {
 	switch {
 	case 0x4e00 <= r && r <= 0x9fff || 0xac00 <= r && r <= 0xd7a3 || 0x3041 <= r && r <= 0x3096 || 0x30a1 <= r && r <= 0x30fa:
@@ -77,11 +112,40 @@ func classOf(r rune) uint8 {
 
 // at is the class and size of the character at i (i < len(s)).
 func at(s string, i int) (uint8, int) {
-	if c := s[i]; c < utf8.RuneSelf {
-		return asciiClass[c], 1
+	if b := s[i]; b < utf8.RuneSelf {
+		return asciiClass[b], 1
 	}
+	return atRune(s, i)
+}
+
+// atRune is at for a character outside ASCII.
+func atRune(s string, i int) (uint8, int) {
 	r, size := utf8.DecodeRuneInString(s[i:])
+	if r < 1<<16 {
+		return bmpClass()[r], size
+	}
 	return classOf(r), size
+}
+
+// span is the end of the run of characters at i whose class has a bit of
+// want. It is the scanners' inner loop (letters, mostly), so ASCII is read
+// here rather than through a call to at per character.
+func span(s string, i int, want uint8) int {
+	for i < len(s) {
+		if b := s[i]; b < utf8.RuneSelf {
+			if asciiClass[b]&want == 0 {
+				break
+			}
+			i++
+			continue
+		}
+		c, n := atRune(s, i)
+		if c&want == 0 {
+			break
+		}
+		i += n
+	}
+	return i
 }
 
 // isPrefix is [^\r\n\p{L}\p{N}]; isPunct is [^\s\p{L}\p{N}].
@@ -150,31 +214,15 @@ func o200kLower(s string, i int) int {
 
 // o200kUpper matches [U]+[W]* at i and returns its end, or 0.
 func o200kUpper(s string, i int) int {
-	start := i
-	for i < len(s) {
-		c, n := at(s, i)
-		if c&cU == 0 {
-			break
-		}
-		i += n
-	}
-	if i == start {
+	e := span(s, i, cU)
+	if e == i {
 		return 0
 	}
-	return lettersW(s, i)
+	return lettersW(s, e)
 }
 
 // lettersW is the end of the run of W characters at i.
-func lettersW(s string, i int) int {
-	for i < len(s) {
-		c, n := at(s, i)
-		if c&cW == 0 {
-			break
-		}
-		i += n
-	}
-	return i
-}
+func lettersW(s string, i int) int { return span(s, i, cW) }
 
 // contraction extends e over a following (?i:'s|'t|'re|'ve|'m|'ll|'d).
 func contraction(s string, e int) int {
@@ -302,13 +350,4 @@ func NextCl100k(s string, i int) int {
 }
 
 // letters is the end of the \p{L} run at i.
-func letters(s string, i int) int {
-	for i < len(s) {
-		c, n := at(s, i)
-		if c&cL == 0 {
-			break
-		}
-		i += n
-	}
-	return i
-}
+func letters(s string, i int) int { return span(s, i, cL) }

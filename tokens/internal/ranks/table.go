@@ -76,52 +76,115 @@ func (t *Table) Token(rank int) string {
 	return t.data[u32(t.offs, 4*rank):u32(t.offs, 4*rank+4)]
 }
 
-// Rank looks up the rank of a token's bytes.
+// Rank looks up the rank of a token's bytes. It is the merge's inner loop
+// (a handful of lookups per byte of text), so it is small enough to inline
+// and sends keys of up to eight bytes, most of them, to rankWord.
 func (t *Table) Rank(b string) (int, bool) {
-	if t.n == 0 {
+	if uint(len(b))-1 < 8 && len(t.slots) > 0 {
+		return t.rankWord(len(b), word(b))
+	}
+	return t.rankLong(b)
+}
+
+// rankLong is Rank for any key (and the zero Table); the length is compared
+// before the bytes and the fields are read into locals once.
+func (t *Table) rankLong(b string) (int, bool) {
+	slots, offs, data, mask := t.slots, t.offs, t.data, t.mask
+	if len(slots) == 0 {
 		return 0, false
 	}
 	h := hash(b)
 	tag := uint32(h >> tagShift)
-	for i := h & t.mask; ; i = (i + 1) & t.mask {
-		s := u32(t.slots, int(4*i))
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := u32(slots, int(4*i))
 		if s == 0 {
 			return 0, false
 		}
 		if s>>rankBits == tag {
 			r := int(s&rankMask) - 1
-			if t.data[u32(t.offs, 4*r):u32(t.offs, 4*r+4)] == b {
+			lo, hi := u32(offs, 4*r), u32(offs, 4*r+4)
+			if int(hi-lo) == len(b) && data[lo:hi] == b {
 				return r, true
 			}
 		}
 	}
 }
 
+// rankWord is Rank for a key of k bytes, one to eight, given as the word w
+// (see word), most of the merge's lookups: hashed as hash would (one
+// round) and compared with a candidate token as a word, with no call.
+func (t *Table) rankWord(k int, w uint64) (int, bool) {
+	slots, offs, data, mask := t.slots, t.offs, t.data, t.mask
+	h := (uint64(k)*k0 ^ w) * m1
+	h ^= h >> 31
+	h = (h ^ h>>32) * m2
+	h ^= h >> 29
+	tag := uint32(h >> tagShift)
+	for i := h & mask; ; i = (i + 1) & mask {
+		s := u32(slots, int(4*i))
+		if s == 0 {
+			return 0, false
+		}
+		if s>>rankBits == tag {
+			r := int(s&rankMask) - 1
+			lo, hi := u32(offs, 4*r), u32(offs, 4*r+4)
+			if int(hi-lo) != k {
+				continue
+			}
+			// The token's bytes as a word: one load and a mask, except
+			// for the last tokens of the data, which have no eight bytes
+			// after their start.
+			var d uint64
+			if int(lo)+8 <= len(data) {
+				d = u64(data[lo:]) & (^uint64(0) >> (64 - 8*k))
+			} else {
+				d = word(data[lo:hi])
+			}
+			if d == w {
+				return r, true
+			}
+		}
+	}
+}
+
+// word is the bytes of s (one to eight) as a little-endian word, zero
+// above: two overlapping loads, or three single bytes, instead of a loop.
+func word(s string) uint64 {
+	if k := len(s); k >= 4 {
+		return uint64(u32(s, 0)) | uint64(u32(s, k-4))<<(8*(k-4))
+	}
+	k := len(s)
+	return uint64(s[0]) | uint64(s[k/2])<<(8*(k/2)) | uint64(s[k-1])<<(8*(k-1))
+}
+
+// The hash's constants.
+const k0, m1, m2 = 0x9e3779b97f4a7c15, 0xbf58476d1ce4e5b9, 0x94d049bb133111eb
+
 // hash is a fixed 64-bit hash (the table is built once and checked in, so
 // it cannot be seeded per process), mixing eight bytes at a time.
 func hash(s string) uint64 {
-	const m1, m2 = 0xbf58476d1ce4e5b9, 0x94d049bb133111eb
-	h := uint64(len(s)) * 0x9e3779b97f4a7c15
+	h := uint64(len(s)) * k0
 	for len(s) >= 8 {
 		h = (h ^ u64(s)) * m1
 		h ^= h >> 31
 		s = s[8:]
 	}
-	if len(s) > 0 {
-		var v uint64
-		for i := 0; i < len(s); i++ {
-			v |= uint64(s[i]) << (8 * i)
-		}
-		h = (h ^ v) * m1
+	if k := len(s); k > 0 {
+		// The tail's bytes little-endian, zero-padded (word reads them
+		// without a byte loop).
+		h = (h ^ word(s)) * m1
 		h ^= h >> 31
 	}
 	h = (h ^ h>>32) * m2
 	return h ^ h>>29
 }
 
+// u32 reads s[i:i+4]. Re-slicing first (rather than a bounds hint on
+// s[i+3]) lets the compiler prove the four reads in range and make them one
+// load.
 func u32(s string, i int) uint32 {
-	_ = s[i+3]
-	return uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24
+	s = s[i : i+4]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 func u64(s string) uint64 {
