@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -45,7 +46,16 @@ func demoEnv(t testing.TB) *env {
 // serverEnv is the workbench on src.
 func serverEnv(t testing.TB, src session.Source) *env {
 	t.Helper()
-	dir := t.TempDir()
+	// Not t.TempDir: a draft autosave the test's last key started can
+	// still be writing when the test ends (the harness runs Cmds on their
+	// own goroutines, as the runtime does), and t.TempDir fails the test
+	// when its directory is not empty at cleanup. The removal here takes
+	// what it can; a file written after it is left to the system's tmp.
+	dir, err := os.MkdirTemp("", "mcpterm-ui-test-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(dir) })
 	hist, err := history.Open(filepath.Join(dir, "history.jsonl"), history.Options{})
 	if err != nil {
 		t.Fatal(err)
