@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -41,6 +42,13 @@ const (
 	// rootsFetchTimeout bounds asking a client for its roots (over
 	// streamable HTTP the request waits for the client's GET stream).
 	rootsFetchTimeout = 30 * time.Second
+	// rootsAttempt bounds one roots/list; one that times out is sent
+	// again until rootsFetchTimeout. Over streamable HTTP mcp-go hands a
+	// server request to whichever of the session's streams takes it first,
+	// and a stream that ends just then drops it: the client never sees it
+	// (once on a loaded CI machine the upstream went 30 s without roots).
+	// A client that was only slow answers twice; the second is dropped.
+	rootsAttempt = 5 * time.Second
 )
 
 // rootsState is the gateway's side of the upstream's roots.
@@ -108,7 +116,16 @@ func (g *Gateway) fetchRoots(p *peer) {
 	ctx, cancel := context.WithTimeout(g.ctx, rootsFetchTimeout)
 	defer cancel()
 	defer context.AfterFunc(p.life, cancel)()
-	res, err := g.srv.RequestRoots(g.srv.WithContext(ctx, p.cs), mcp.ListRootsRequest{Request: mcp.Request{Method: string(mcp.MethodListRoots)}})
+	var res *mcp.ListRootsResult
+	var err error
+	for {
+		actx, acancel := context.WithTimeout(ctx, rootsAttempt)
+		res, err = g.srv.RequestRoots(g.srv.WithContext(actx, p.cs), mcp.ListRootsRequest{Request: mcp.Request{Method: string(mcp.MethodListRoots)}})
+		acancel()
+		if err == nil || ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
+			break
+		}
+	}
 	if err != nil {
 		if p.life.Err() == nil && g.ctx.Err() == nil {
 			g.notef("asking %s for its roots: %v", clientName(p.cs), err)
