@@ -82,9 +82,9 @@ func guardedOn(t testing.TB, g *Gateway, host string, o HTTPOptions) string {
 
 // dial connects mcp-go's client to addr with extra headers and initializes
 // it at 2025-11-25 (a session-ful revision).
-func dial(t testing.TB, addr string, headers map[string]string) (*client.Client, error) {
+func dial(t testing.TB, addr string, headers map[string]string, opts ...transport.StreamableHTTPCOption) (*client.Client, error) {
 	t.Helper()
-	c, err := client.NewStreamableHttpClient("http://"+addr+HTTPPath, transport.WithHTTPHeaders(headers))
+	c, err := client.NewStreamableHttpClient("http://"+addr+HTTPPath, append([]transport.StreamableHTTPCOption{transport.WithHTTPHeaders(headers)}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
@@ -151,7 +152,11 @@ func TestLoadSlowloris(t *testing.T) {
 	const n, timeout = 1000, time.Second
 	g := echoGateway(t)
 	addr := guarded(t, g, HTTPOptions{HeaderTimeout: timeout, BodyTimeout: timeout, IdleTimeout: timeout})
-	c, err := dial(t, addr, nil)
+	// A connection per request: while the slow ones open (seconds on a
+	// loaded machine) a kept-alive one idles past IdleTimeout, and the
+	// server may close it just as the client sends on it (reset by peer).
+	fresh := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	c, err := dial(t, addr, nil, transport.WithHTTPBasicClient(fresh))
 	if err != nil {
 		t.Fatal(err)
 	}
