@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"path/filepath"
-	"strings"
 
 	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/session/fleet"
@@ -21,23 +20,13 @@ func (c *cli) serveFleet(ctx context.Context, sf *serverFlags, vf *serveFlags, o
 		fmt.Fprintf(c.stderr, "mcpterm serve: %s\n", fmt.Sprintf(format, args...))
 		return exitUsage
 	}
-	switch {
-	case vf.servers != "" && vf.all:
-		return fail("--servers and --all: choose one")
-	case sf.Server != "" || sf.URL != "" || len(sf.Command) > 0:
-		return fail("--servers and --all serve config entries; leave out --server, --url and -- CMD")
-	case sf.Trace != "":
-		return fail("--trace writes one server's messages; it is not for --servers or --all")
+	names, err := configEntries(vf.servers, vf.all, sf, "serve")
+	if err != nil {
+		return fail("%v", err)
 	}
 	start, err := fleet.ParseStart(vf.start)
 	if err != nil {
 		return fail("%v", err)
-	}
-	var names []string
-	for n := range strings.SplitSeq(vf.servers, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
-		}
 	}
 	base.ClientVersion = c.clientVersion()
 	base.OAuthNotify = c.oauthNotify("serve")

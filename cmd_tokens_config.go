@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/mcpterm/mcpterm/convert/toolset"
 	"github.com/mcpterm/mcpterm/session"
@@ -19,21 +18,12 @@ import (
 // entry name of each set returned, in order, to name the report's servers.
 func (c *cli) tokensConfig(o *tokensOptions, skipped *[]tokens.Skipped, entries *[]string) (toolSetSource, error) {
 	sf := &o.sf
-	switch {
-	case o.all && o.servers != "":
-		return nil, usagef("--servers and --all: choose one")
-	case len(o.files) > 0:
+	if len(o.files) > 0 {
 		return nil, usagef("--tools counts saved lists; leave out --servers and --all")
-	case sf.Server != "" || sf.URL != "" || len(sf.Command) > 0:
-		return nil, usagef("--servers and --all count config entries; leave out --server, --url and -- CMD")
-	case sf.Trace != "":
-		return nil, usagef("--trace writes one server's messages; it is not for --servers or --all")
 	}
-	var names []string
-	for n := range strings.SplitSeq(o.servers, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
-		}
+	names, err := configEntries(o.servers, o.all, sf, "count")
+	if err != nil {
+		return nil, err
 	}
 	base, err := c.clientOptions("tokens", sf, session.Options{})
 	if err != nil {

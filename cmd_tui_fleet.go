@@ -22,23 +22,13 @@ func (c *cli) workbenchFleet(sf *serverFlags, o *tuiOptions) (opts ui.Options, c
 		fmt.Fprintf(c.stderr, "mcpterm: %s\n", c.clean(nil, fmt.Sprintf(format, args...)))
 		return opts, nil, exitUsage
 	}
-	switch {
-	case o.servers != "" && o.all:
-		return fail("--servers and --all: choose one")
-	case sf.Server != "" || sf.URL != "" || len(sf.Command) > 0 || sf.ToolsFile != "":
-		return fail("--servers and --all open config entries; leave out --server, --url, --tools and -- CMD")
-	case sf.Trace != "":
-		return fail("--trace writes one server's messages; it is not for --servers or --all")
+	names, err := configEntries(o.servers, o.all, sf, "open")
+	if err != nil {
+		return fail("%v", err)
 	}
 	wb, ok := c.workbenchCommon(o)
 	if !ok {
 		return opts, nil, exitUsage
-	}
-	var names []string
-	for n := range strings.SplitSeq(o.servers, ",") {
-		if n = strings.TrimSpace(n); n != "" {
-			names = append(names, n)
-		}
 	}
 	base := session.Options{ClientName: "mcpterm", ClientVersion: c.clientVersion(), Asker: wb.ask, OAuthNotify: wb.notice.Notify}
 	var notices []string
