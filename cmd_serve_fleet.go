@@ -38,9 +38,7 @@ func (c *cli) serveFleet(ctx context.Context, sf *serverFlags, vf *serveFlags, o
 	fopts := fleet.Options{Start: start, Load: cfg.Load, Notef: func(format string, args ...any) {
 		note("%s", cfg.Redactor().Redact(fmt.Sprintf(format, args...)))
 	}}
-	if dir, err := history.StateDir(c.getenv, c.home); err == nil {
-		fopts.CacheDir = filepath.Join(dir, fleet.CacheDirName)
-	}
+	fopts.CacheDir = c.fleetCacheDir(c.home)
 	// Read once to learn the gateway's key; a gateway among its own
 	// ancestors serves nothing and says so (session/fleet/loop.go).
 	if _, _, err := cfg.Load(); err != nil {
@@ -81,4 +79,14 @@ func (c *cli) serveFleet(ctx context.Context, sf *serverFlags, vf *serveFlags, o
 	}
 	defer g.Close()
 	return c.runGateway(ctx, g, vf, plan, r, ready)
+}
+
+// fleetCacheDir is the lazy start's tool cache in the state directory, or
+// "" (no cache) when there is none; serve and the workbench share it.
+func (c *cli) fleetCacheDir(home string) string {
+	dir, err := history.StateDir(c.getenv, home)
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, fleet.CacheDirName)
 }

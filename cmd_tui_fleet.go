@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/mcpterm/mcpterm/session"
 	"github.com/mcpterm/mcpterm/session/fleet"
-	"github.com/mcpterm/mcpterm/session/history"
 	"github.com/mcpterm/mcpterm/ui"
 )
 
@@ -42,10 +40,7 @@ func (c *cli) workbenchFleet(sf *serverFlags, o *tuiOptions) (opts ui.Options, c
 	for _, s := range specs {
 		entries = append(entries, s.Name)
 	}
-	fopts := fleet.Options{Start: fleet.StartEager, Load: cfg.Load}
-	if dir, err := history.StateDir(c.getenv, wb.env.Home); err == nil {
-		fopts.CacheDir = filepath.Join(dir, fleet.CacheDirName)
-	}
+	fopts := fleet.Options{Start: fleet.StartEager, Load: cfg.Load, CacheDir: c.fleetCacheDir(wb.env.Home)}
 	r := cfg.Redactor()
 	opts = ui.Options{
 		// Every (re)connect is a new fleet over the config as it is then.
